@@ -1,0 +1,107 @@
+// The CPU norm core: one backward kernel for LayerNorm (mean/rstd and
+// variance/epsilon forms), RMSNorm and the LayerNormGradBeta column sums.
+//
+// For each row r with x_hat = (x - mean_r) * rstd_r and g = dy * gamma:
+//   a = inv_n * sum(g)          (LayerNorm forms; 0 for RMSNorm)
+//   b = inv_n * sum(g * x_hat)
+//   c = inv_n * sum(x_hat)      (variance/epsilon form only; 0 otherwise)
+//   dx = rstd_r * ((g - a) - (x_hat - c) * b)
+// and over all rows dgamma = sum(dy * x_hat), dbeta = sum(dy).
+// docs/derivations.md shows why the variance/epsilon form reduces to this.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "core/layout.h"
+#include "gradops/tensor.h"
+
+namespace gradops {
+namespace cpu {
+
+enum class NormKind {
+  kLayerNorm,      // a and b
+  kLayerNormGrad,  // a, b and c
+  kRmsNorm,        // b only
+  kColumnSums,     // no dx: dgamma and dbeta only
+};
+
+// M rows by N columns of a view: data points at the view's first element.
+struct MatrixOperand {
+  void* data = nullptr;
+  DType dtype = DType::kFloat32;
+  Layout rows, cols;
+};
+
+// Values in the row-major order of a view.
+struct VectorOperand {
+  void* data = nullptr;
+  DType dtype = DType::kFloat32;
+  Layout layout;
+};
+
+// A per-row statistic: values from a view, or one constant for every row.
+struct RowStat {
+  bool from_view = false;
+  VectorOperand values;
+  float constant = 0.0f;
+};
+
+struct NormProblem {
+  NormKind kind = NormKind::kLayerNorm;
+  int64_t M = 0, N = 0;
+  float inv_n = 0.0f;
+  MatrixOperand dy, x;
+  RowStat mean, rstd;
+  bool rstd_is_variance = false;  // rstd_r = (value + epsilon)^-0.5
+  float epsilon = 0.0f;
+  bool has_gamma = false;         // absent: ones
+  VectorOperand gamma;
+  bool want_dx = false, want_res = false, want_dgamma = false, want_dbeta = false;
+  MatrixOperand dx, res;          // res: x_hat (res_for_gamma)
+  VectorOperand dgamma, dbeta;
+};
+
+// How Run executes a problem; chosen once at plan time.
+struct NormSchedule {
+  int threads = 1;
+  bool packed = false;      // rows pass through float32 scratch (strided or mixed dtypes)
+  int block_rows = 1;       // rows sharing one sweep of the column partials
+  int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
+  int64_t chunks = 0;
+  size_t gamma_offset = 0, partial_offset = 0, scratch_offset = 0, scratch_per_thread = 0;
+  size_t workspace_bytes = 0;
+};
+
+NormSchedule ScheduleNorm(const NormProblem& problem, int threads);
+void RunNorm(const NormProblem& problem, const NormSchedule& schedule, void* workspace);
+
+// The SIMD kernel: a block of rows, all row pointers at column 0 of
+// contiguous rows of `dtype`.
+constexpr int kMaxBlockRows = 16;
+
+struct NormBlock {
+  int rows = 0;
+  const void* x[kMaxBlockRows] = {};
+  const void* dy[kMaxBlockRows] = {};
+  void* dx[kMaxBlockRows] = {};
+  void* res[kMaxBlockRows] = {};
+  float mean[kMaxBlockRows] = {};
+  float rstd[kMaxBlockRows] = {};
+  const float* gamma = nullptr;  // N values
+  float* dgamma = nullptr;       // N partial sums, added to (or null)
+  float* dbeta = nullptr;
+};
+
+struct NormKernelParams {
+  NormKind kind = NormKind::kLayerNorm;
+  DType dtype = DType::kFloat32;
+  int64_t N = 0;
+  float inv_n = 0.0f;
+  bool want_dx = false, want_res = false;
+};
+
+void NormBlockKernel(const NormKernelParams& params, const NormBlock& block);
+
+}  // namespace cpu
+}  // namespace gradops

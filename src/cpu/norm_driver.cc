@@ -1,0 +1,176 @@
+// Threads and chunks around the norm kernel. Rows are split into chunks of a
+// size fixed by the shape alone; each chunk writes its own float32 dgamma and
+// dbeta partial sums, and a final pass adds the chunks' partials in chunk
+// order. The same bits come out for any thread count.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "core/dtype.h"
+#include "core/parallel.h"
+#include "cpu/norm.h"
+
+namespace gradops {
+namespace cpu {
+namespace {
+
+constexpr size_t kAlign = 64;
+size_t AlignUp(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
+
+// Elements of `dtype` from the start of a row at linear row index `row`.
+char* RowPointer(const MatrixOperand& m, int64_t row) {
+  return static_cast<char*>(m.data) + m.rows.Offset(row) * static_cast<int64_t>(DTypeSize(m.dtype));
+}
+
+float RowStatValue(const RowStat& stat, int64_t row) {
+  if (!stat.from_view) return stat.constant;
+  return LoadAsFloat(stat.values.data, stat.values.dtype, stat.values.layout.Offset(row));
+}
+
+// Copies a vector operand into float32 (the ones vector when absent).
+void LoadVector(const VectorOperand& v, bool present, int64_t n, float* out) {
+  if (!present) {
+    std::fill(out, out + n, 1.0f);
+    return;
+  }
+  int64_t i = 0;
+  ForEachOffset(v.layout, 0, n, [&](int64_t offset) { out[i++] = LoadAsFloat(v.data, v.dtype, offset); });
+}
+
+// Row r of a matrix operand into float32 and back.
+void GatherRow(const MatrixOperand& m, int64_t row, int64_t n, float* out) {
+  const char* base = RowPointer(m, row);
+  int64_t i = 0;
+  ForEachOffset(m.cols, 0, n, [&](int64_t offset) { out[i++] = LoadAsFloat(base, m.dtype, offset); });
+}
+void ScatterRow(const MatrixOperand& m, int64_t row, int64_t n, const float* in) {
+  char* base = RowPointer(m, row);
+  int64_t i = 0;
+  ForEachOffset(m.cols, 0, n, [&](int64_t offset) { StoreFromFloat(base, m.dtype, offset, in[i++]); });
+}
+
+bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dtype && m.cols.unit(); }
+
+}  // namespace
+
+NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
+  NormSchedule s;
+  s.threads = std::max(1, threads);
+  const bool want_acc = p.want_dgamma || p.want_dbeta;
+  const DType dtype = p.x.dtype;
+  s.packed = !RowsContiguous(p.x, dtype) || !RowsContiguous(p.dy, dtype) ||
+             (p.want_dx && !RowsContiguous(p.dx, dtype)) || (p.want_res && !RowsContiguous(p.res, dtype));
+  // Block rows: the block's x and dy rows should stay in the 1-2 MiB L2.
+  const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
+  s.block_rows = static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8));
+  // Chunks: about 64 of them, 16..1024 rows each, a function of M alone.
+  s.chunk_rows = std::clamp<int64_t>((p.M + 63) / 64, 16, 1024);
+  s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
+
+  const size_t n = static_cast<size_t>(p.N);
+  size_t bytes = 0;
+  s.gamma_offset = bytes;
+  bytes += AlignUp(n * sizeof(float));
+  s.partial_offset = bytes;
+  if (want_acc) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
+  s.scratch_offset = bytes;
+  if (s.packed) {
+    s.scratch_per_thread = AlignUp(static_cast<size_t>(s.block_rows) * 4 * n * sizeof(float));
+    bytes += s.scratch_per_thread * static_cast<size_t>(s.threads);
+  }
+  const bool any_output = p.want_dx || p.want_res || want_acc;
+  s.workspace_bytes = (p.N == 0 || !any_output) ? 0 : bytes;
+  return s;
+}
+
+void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
+  const int64_t N = p.N, M = p.M;
+  const bool want_acc = p.want_dgamma || p.want_dbeta;
+  if (N == 0 || (!p.want_dx && !p.want_res && !want_acc)) return;
+  char* ws = static_cast<char*>(workspace);
+  float* gamma = reinterpret_cast<float*>(ws + s.gamma_offset);
+  float* partials = reinterpret_cast<float*>(ws + s.partial_offset);
+  LoadVector(p.gamma, p.has_gamma, N, gamma);
+
+  NormKernelParams params;
+  params.kind = p.kind;
+  params.dtype = s.packed ? DType::kFloat32 : p.x.dtype;
+  params.N = N;
+  params.inv_n = p.inv_n;
+  params.want_dx = p.want_dx;
+  params.want_res = p.want_res;
+
+  ParallelFor(s.chunks, s.threads, [&](int64_t chunk, int thread) {
+    float* dgamma = want_acc ? partials + chunk * 2 * N : nullptr;
+    if (dgamma) std::fill(dgamma, dgamma + 2 * N, 0.0f);
+    float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
+                              : nullptr;
+    const int64_t end = std::min(M, (chunk + 1) * s.chunk_rows);
+    for (int64_t r0 = chunk * s.chunk_rows; r0 < end; r0 += s.block_rows) {
+      NormBlock block;
+      block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, end - r0));
+      block.gamma = gamma;
+      block.dgamma = dgamma;
+      block.dbeta = dgamma ? dgamma + N : nullptr;
+      for (int r = 0; r < block.rows; ++r) {
+        const int64_t row = r0 + r;
+        block.mean[r] = RowStatValue(p.mean, row);
+        const float rstd = RowStatValue(p.rstd, row);
+        block.rstd[r] = p.rstd_is_variance ? 1.0f / std::sqrt(rstd + p.epsilon) : rstd;
+        if (s.packed) {
+          float* x = scratch + (4 * r + 0) * N;
+          float* dy = scratch + (4 * r + 1) * N;
+          GatherRow(p.x, row, N, x);
+          GatherRow(p.dy, row, N, dy);
+          block.x[r] = x;
+          block.dy[r] = dy;
+          block.dx[r] = scratch + (4 * r + 2) * N;
+          block.res[r] = scratch + (4 * r + 3) * N;
+        } else {
+          block.x[r] = RowPointer(p.x, row);
+          block.dy[r] = RowPointer(p.dy, row);
+          if (p.want_dx) block.dx[r] = RowPointer(p.dx, row);
+          if (p.want_res) block.res[r] = RowPointer(p.res, row);
+        }
+      }
+      NormBlockKernel(params, block);
+      if (s.packed) {
+        for (int r = 0; r < block.rows; ++r) {
+          if (p.want_dx) ScatterRow(p.dx, r0 + r, N, static_cast<const float*>(block.dx[r]));
+          if (p.want_res) ScatterRow(p.res, r0 + r, N, static_cast<const float*>(block.res[r]));
+        }
+      }
+    }
+  });
+
+  if (!want_acc) return;
+  // Final sums: column tiles in parallel, chunks added in order within each.
+  constexpr int64_t kTile = 2048;
+  const int64_t tiles = (N + kTile - 1) / kTile;
+  ParallelFor(tiles, s.threads, [&](int64_t tile, int) {
+    const int64_t j0 = tile * kTile, j1 = std::min(N, j0 + kTile);
+    float sums[2][kTile];
+    for (int k = 0; k < 2; ++k) {
+      std::fill(sums[k], sums[k] + (j1 - j0), 0.0f);
+      for (int64_t chunk = 0; chunk < s.chunks; ++chunk) {
+        const float* part = partials + (chunk * 2 + k) * N;
+        for (int64_t j = j0; j < j1; ++j) sums[k][j - j0] += part[j];
+      }
+    }
+    if (p.want_dgamma) {
+      int64_t i = 0;
+      ForEachOffset(p.dgamma.layout, j0, j1, [&](int64_t offset) {
+        StoreFromFloat(p.dgamma.data, p.dgamma.dtype, offset, sums[0][i++]);
+      });
+    }
+    if (p.want_dbeta) {
+      int64_t i = 0;
+      ForEachOffset(p.dbeta.layout, j0, j1, [&](int64_t offset) {
+        StoreFromFloat(p.dbeta.data, p.dbeta.dtype, offset, sums[1][i++]);
+      });
+    }
+  });
+}
+
+}  // namespace cpu
+}  // namespace gradops

@@ -1,0 +1,38 @@
+// The CPU SiLU backward: dx = dy * s * (1 + x * (1 - s)), s = sigmoid(x),
+// with dy and x broadcast to dx's shape.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "gradops/tensor.h"
+
+namespace gradops {
+namespace cpu {
+
+// Operands with their strides broadcast to the output shape (0 where
+// broadcast), dimensions merged where all three allow it.
+struct SiluProblem {
+  int rank = 1;  // at least 1
+  int64_t size[kMaxRank] = {};
+  int64_t stride[3][kMaxRank] = {};  // dy, x, dx
+  void* data[3] = {};                // at each view's first element
+  DType dtype[3] = {};
+  int64_t numel = 0;
+};
+
+struct SiluSchedule {
+  int threads = 1;
+  int64_t task_elements = 1;
+  bool simd = false;  // same dtype everywhere and a unit-stride dx
+};
+
+SiluSchedule ScheduleSilu(const SiluProblem& problem, int threads);
+void RunSilu(const SiluProblem& problem, const SiluSchedule& schedule);
+
+// SIMD span: n elements of dx (contiguous); dy and x advance by step 1, or
+// stay on one element with step 0.
+void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n);
+
+}  // namespace cpu
+}  // namespace gradops

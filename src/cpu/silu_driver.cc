@@ -1,0 +1,81 @@
+// Threads around the SiLU span kernel: the output is cut into fixed runs of
+// elements; each run walks the merged dimensions with an odometer.
+#include <algorithm>
+#include <cmath>
+
+#include "core/dtype.h"
+#include "core/parallel.h"
+#include "cpu/silu.h"
+
+namespace gradops {
+namespace cpu {
+namespace {
+
+// Scalar math of the generic path, the same formula as the SIMD span.
+float SiluGradScalar(float dy, float x) {
+  const float e = std::exp(-std::fabs(x));
+  const float inv = 1.0f / (1.0f + e);
+  const float s = x >= 0.0f ? inv : e * inv;
+  return dy * s * std::fma(x, 1.0f - s, 1.0f);
+}
+
+}  // namespace
+
+SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
+  SiluSchedule s;
+  s.threads = std::max(1, threads);
+  s.task_elements = 1 << 16;
+  const int last = p.rank - 1;
+  const bool same_dtype = p.dtype[0] == p.dtype[2] && p.dtype[1] == p.dtype[2];
+  s.simd = same_dtype && p.stride[2][last] == 1 && p.stride[0][last] <= 1 && p.stride[1][last] <= 1;
+  return s;
+}
+
+void RunSilu(const SiluProblem& p, const SiluSchedule& s) {
+  if (p.numel == 0) return;
+  const int64_t tasks = (p.numel + s.task_elements - 1) / s.task_elements;
+  const int last = p.rank - 1;
+  const int64_t inner = p.size[last];
+  ParallelFor(tasks, s.threads, [&](int64_t task, int) {
+    const int64_t begin = task * s.task_elements, end = std::min(p.numel, begin + s.task_elements);
+    // Unravel `begin` into an index and the three offsets.
+    int64_t index[kMaxRank] = {};
+    int64_t offset[3] = {0, 0, 0};
+    int64_t linear = begin;
+    for (int d = last; d >= 0; --d) {
+      index[d] = linear % p.size[d];
+      linear /= p.size[d];
+      for (int k = 0; k < 3; ++k) offset[k] += index[d] * p.stride[k][d];
+    }
+    for (int64_t i = begin; i < end;) {
+      const int64_t run = std::min(inner - index[last], end - i);
+      if (s.simd) {
+        const size_t elem = DTypeSize(p.dtype[2]);
+        SiluSpan(p.dtype[2], static_cast<const char*>(p.data[0]) + offset[0] * elem,
+                 static_cast<int>(p.stride[0][last]),
+                 static_cast<const char*>(p.data[1]) + offset[1] * elem,
+                 static_cast<int>(p.stride[1][last]),
+                 static_cast<char*>(p.data[2]) + offset[2] * elem, run);
+      } else {
+        const int64_t step[3] = {p.stride[0][last], p.stride[1][last], p.stride[2][last]};
+        for (int64_t k = 0; k < run; ++k) {
+          const float dy = LoadAsFloat(p.data[0], p.dtype[0], offset[0] + k * step[0]);
+          const float x = LoadAsFloat(p.data[1], p.dtype[1], offset[1] + k * step[1]);
+          StoreFromFloat(p.data[2], p.dtype[2], offset[2] + k * step[2], SiluGradScalar(dy, x));
+        }
+      }
+      i += run;
+      // Advance the odometer by `run` along the last dimension, then carry.
+      index[last] += run;
+      for (int k = 0; k < 3; ++k) offset[k] += run * p.stride[k][last];
+      for (int d = last; d > 0 && index[d] == p.size[d]; --d) {
+        for (int k = 0; k < 3; ++k) offset[k] += p.stride[k][d - 1] - index[d] * p.stride[k][d];
+        index[d] = 0;
+        ++index[d - 1];
+      }
+    }
+  });
+}
+
+}  // namespace cpu
+}  // namespace gradops

@@ -1,0 +1,78 @@
+// The SIMD span kernel of SiLU backward.
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "cpu/silu_kernel.cc"
+#include "hwy/foreach_target.h"  // IWYU pragma: keep
+
+#include "cpu/convert-inl.h"
+#include "cpu/silu.h"
+#include "hwy/contrib/math/math-inl.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gradops {
+namespace cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Scalar math: e = exp(-|x|); s = x >= 0 ? 1 / (1 + e) : e / (1 + e);
+//              dx = dy * s * (1 + x * (1 - s)).
+template <class DF, class V>
+HWY_INLINE V SiluGrad(DF df, V dy, V x) {
+  const auto one = hn::Set(df, 1.0f);
+  const auto e = hn::Exp(df, hn::Neg(hn::Abs(x)));
+  const auto inv = hn::Div(one, hn::Add(one, e));
+  const auto s = hn::IfThenElse(hn::Ge(x, hn::Zero(df)), inv, hn::Mul(e, inv));
+  return hn::Mul(hn::Mul(dy, s), hn::MulAdd(x, hn::Sub(one, s), one));
+}
+
+template <typename T>
+void Span(const T* HWY_RESTRICT dy, int dy_step, const T* HWY_RESTRICT x, int x_step, T* HWY_RESTRICT dx,
+          int64_t n) {
+  const hn::ScalableTag<float> df;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  const auto dy0 = hn::Set(df, LoadScalar(dy));
+  const auto x0 = hn::Set(df, LoadScalar(x));
+  int64_t i = 0;
+  for (; i + L <= n; i += L) {
+    const auto vdy = dy_step ? LoadF32(df, dy + i) : dy0;
+    const auto vx = x_step ? LoadF32(df, x + i) : x0;
+    StoreF32(df, SiluGrad(df, vdy, vx), dx + i);
+  }
+  if (i < n) {
+    const size_t left = static_cast<size_t>(n - i);
+    const auto vdy = dy_step ? LoadF32Tail(df, dy + i, left) : dy0;
+    const auto vx = x_step ? LoadF32Tail(df, x + i, left) : x0;
+    StoreF32Tail(df, SiluGrad(df, vdy, vx), dx + i, left);
+  }
+}
+
+void SiluSpanImpl(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n) {
+  switch (dtype) {
+    case DType::kFloat32:
+      return Span(static_cast<const float*>(dy), dy_step, static_cast<const float*>(x), x_step,
+                  static_cast<float*>(dx), n);
+    case DType::kFloat16:
+      return Span(static_cast<const hwy::float16_t*>(dy), dy_step, static_cast<const hwy::float16_t*>(x), x_step,
+                  static_cast<hwy::float16_t*>(dx), n);
+    case DType::kBFloat16:
+      return Span(static_cast<const hwy::bfloat16_t*>(dy), dy_step, static_cast<const hwy::bfloat16_t*>(x),
+                  x_step, static_cast<hwy::bfloat16_t*>(dx), n);
+  }
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace cpu
+}  // namespace gradops
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace gradops {
+namespace cpu {
+HWY_EXPORT(SiluSpanImpl);
+
+void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n) {
+  HWY_DYNAMIC_DISPATCH(SiluSpanImpl)(dtype, dy, dy_step, x, x_step, dx, n);
+}
+}  // namespace cpu
+}  // namespace gradops
+#endif

@@ -1,0 +1,65 @@
+#include "ops/norm_plan.h"
+
+#include "core/parallel.h"
+#include "ops/planned_op.h"
+
+namespace gradops {
+namespace {
+
+class NormOp final : public internal::PlannedOp {
+ public:
+  NormOp(const char* name, const cpu::NormProblem& problem, int threads)
+      : name_(name), problem_(problem), schedule_(cpu::ScheduleNorm(problem, threads)) {}
+  const char* name() const override { return name_; }
+  size_t workspace_bytes() const override { return schedule_.workspace_bytes; }
+  int threads() const override { return schedule_.threads; }
+  void Execute(void* workspace) const override { cpu::RunNorm(problem_, schedule_, workspace); }
+
+ private:
+  const char* name_;
+  cpu::NormProblem problem_;
+  cpu::NormSchedule schedule_;
+};
+
+void* FirstElement(const TensorView& view) {
+  return static_cast<char*>(view.data) + view.offset * static_cast<int64_t>(DTypeSize(view.dtype));
+}
+
+}  // namespace
+
+cpu::MatrixOperand MatrixOf(const TensorView& view, int lead_rank) {
+  cpu::MatrixOperand m;
+  m.data = FirstElement(view);
+  m.dtype = view.dtype;
+  m.rows = MakeLayout(view.shape, view.strides, 0, lead_rank);
+  m.cols = MakeLayout(view.shape, view.strides, lead_rank, view.rank);
+  return m;
+}
+
+cpu::VectorOperand VectorOf(const TensorView& view) {
+  cpu::VectorOperand v;
+  v.data = FirstElement(view);
+  v.dtype = view.dtype;
+  v.layout = MakeLayout(view.shape, view.strides, 0, view.rank);
+  return v;
+}
+
+cpu::RowStat RowStatOf(const TensorView& view) {
+  cpu::RowStat stat;
+  stat.from_view = true;
+  stat.values = VectorOf(view);
+  return stat;
+}
+
+cpu::RowStat RowStatConstant(float value) {
+  cpu::RowStat stat;
+  stat.constant = value;
+  return stat;
+}
+
+Status MakeNormPlan(const char* name, const cpu::NormProblem& problem, Plan* plan) {
+  *plan = Plan(std::make_shared<NormOp>(name, problem, ConfiguredThreads()));
+  return Status::Ok();
+}
+
+}  // namespace gradops

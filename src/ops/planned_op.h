@@ -1,0 +1,22 @@
+// What a Plan holds: a validated, scheduled operation that Run executes.
+#pragma once
+
+#include <cstddef>
+
+#include "gradops/ops.h"
+
+namespace gradops {
+namespace internal {
+
+class PlannedOp {
+ public:
+  virtual ~PlannedOp() = default;
+  virtual const char* name() const = 0;
+  virtual size_t workspace_bytes() const = 0;
+  virtual int threads() const = 0;
+  // No validation: the arguments were checked when the plan was made.
+  virtual void Execute(void* workspace) const = 0;
+};
+
+}  // namespace internal
+}  // namespace gradops

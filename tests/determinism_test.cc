@@ -1,0 +1,120 @@
+// Bitwise determinism: the same bits for every run and every thread count,
+// and for every memory arrangement of the same logical data.
+#include <cstring>
+#include <functional>
+
+#include "test_util.h"
+
+namespace gradops {
+namespace testing {
+namespace {
+
+// Runs `make_and_run` with several thread counts and compares all output bytes.
+void ExpectSameBitsForAnyThreads(const std::function<std::vector<unsigned char>()>& make_and_run) {
+  SetNumThreads(1);
+  const std::vector<unsigned char> first = make_and_run();
+  for (int threads : {2, 3, 8, 1, 5}) {
+    SetNumThreads(threads);
+    EXPECT_EQ(make_and_run(), first) << threads << " threads";
+  }
+  SetNumThreads(0);
+}
+
+std::vector<unsigned char> Concat(std::initializer_list<const Tensor*> ts) {
+  std::vector<unsigned char> all;
+  for (const Tensor* t : ts) {
+    const std::vector<unsigned char> b = t->Bytes();
+    all.insert(all.end(), b.begin(), b.end());
+  }
+  return all;
+}
+
+TEST(Determinism, LayerNormBackwardAcrossThreads) {
+  for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+    ExpectSameBitsForAnyThreads([&] {
+      std::mt19937_64 rng(41);
+      Tensor dy(dtype, {3001, 96}), x(dtype, {3001, 96}), mean(DType::kFloat32, {3001}), rstd(DType::kFloat32, {3001});
+      Tensor gamma(dtype, {96}), dx(dtype, {3001, 96}), dg(dtype, {96}), db(dtype, {96});
+      for (Tensor* t : {&dy, &x, &mean, &gamma}) t->FillRandom(rng, -2, 2);
+      rstd.FillRandom(rng, 0.5f, 2);
+      LayerNormBackwardArgs a;
+      a.dy = dy.view(); a.x = x.view(); a.mean = mean.view(); a.rstd = rstd.view(); a.gamma = &gamma.view();
+      a.dx = dx.view(); a.dgamma = dg.view(); a.dbeta = db.view();
+      Plan plan;
+      EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
+      return Concat({&dx, &dg, &db});
+    });
+  }
+}
+
+TEST(Determinism, OtherOperatorsAcrossThreads) {
+  ExpectSameBitsForAnyThreads([] {
+    std::mt19937_64 rng(42);
+    Tensor dy(DType::kFloat16, {40, 50, 64}), x(DType::kFloat16, {40, 50, 64}), rstd(DType::kFloat32, {40, 50});
+    Tensor gamma(DType::kFloat16, {64}), dx(DType::kFloat16, {40, 50, 64}), dg(DType::kFloat32, {64});
+    Tensor var(DType::kFloat16, {40, 50}), mean(DType::kFloat16, {40, 50}), res(DType::kFloat16, {40, 50, 64});
+    Tensor dx2(DType::kFloat16, {40, 50, 64}), pg(DType::kFloat16, {64}), pb(DType::kFloat16, {64});
+    Tensor sdx(DType::kFloat16, {40, 50, 64});
+    for (Tensor* t : {&dy, &x, &gamma, &mean}) t->FillRandom(rng, -2, 2);
+    rstd.FillRandom(rng, 0.5f, 2);
+    var.FillRandom(rng, 0.5f, 2);
+    Plan plan;
+    RmsNormBackwardArgs r;
+    r.dy = dy.view(); r.x = x.view(); r.rstd = rstd.view(); r.gamma = gamma.view(); r.dx = dx.view(); r.dgamma = dg.view();
+    EXPECT_TRUE(PlanAndRun(PlanRmsNormBackward(r, &plan), plan).ok());
+    LayerNormGradArgs g;
+    g.dy = dy.view(); g.x = x.view(); g.variance = var.view(); g.mean = mean.view(); g.gamma = gamma.view();
+    g.dx = dx2.view(); g.res_for_gamma = res.view();
+    EXPECT_TRUE(PlanAndRun(PlanLayerNormGrad(g, &plan), plan).ok());
+    LayerNormGradBetaArgs b;
+    b.res_for_gamma = res.view(); b.dy = dy.view(); b.dgamma = pg.view(); b.dbeta = pb.view();
+    EXPECT_TRUE(PlanAndRun(PlanLayerNormGradBeta(b, &plan), plan).ok());
+    SiluBackwardArgs s;
+    s.dy = dy.view(); s.x = x.view(); s.dx = sdx.view();
+    EXPECT_TRUE(PlanAndRun(PlanSiluBackward(s, &plan), plan).ok());
+    return Concat({&dx, &dg, &dx2, &res, &pg, &pb, &sdx});
+  });
+}
+
+// The packed path (strided or transposed rows) gives the same bits as the
+// direct path on contiguous rows.
+TEST(Determinism, SameBitsForEveryArrangement) {
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    std::vector<std::vector<double>> results;
+    for (Arrangement arr : {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided}) {
+      std::mt19937_64 rng(43);
+      Tensor mean(DType::kFloat32, {300}), rstd(DType::kFloat32, {300}), gamma(DType::kFloat32, {77});
+      for (Tensor* t : {&mean, &gamma}) t->FillRandom(rng, -2, 2);
+      rstd.FillRandom(rng, 0.5f, 2);
+      Tensor src_dy(dtype, {300, 77}), src_x(dtype, {300, 77});
+      src_dy.FillRandom(rng, -2, 2);
+      src_x.FillRandom(rng, -2, 2);
+      const std::vector<double> vdy = src_dy.Values(), vx = src_x.Values();
+      Tensor dy(dtype, {300, 77}, arr), x(dtype, {300, 77}, arr), dx(dtype, {300, 77}, arr);
+      Tensor dg(DType::kFloat32, {77}), db(DType::kFloat32, {77});
+      dy.FillValues(std::vector<float>(vdy.begin(), vdy.end()));
+      x.FillValues(std::vector<float>(vx.begin(), vx.end()));
+      LayerNormBackwardArgs a;
+      a.dy = dy.view(); a.x = x.view(); a.mean = mean.view(); a.rstd = rstd.view(); a.gamma = &gamma.view();
+      a.dx = dx.view(); a.dgamma = dg.view(); a.dbeta = db.view();
+      Plan plan;
+      ASSERT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
+      std::vector<double> all = dx.Values();
+      for (const Tensor* t : {&dg, &db}) {
+        const std::vector<double> v = t->Values();
+        all.insert(all.end(), v.begin(), v.end());
+      }
+      results.push_back(all);
+    }
+    for (size_t i = 1; i < results.size(); ++i) {
+      ASSERT_EQ(results[i].size(), results[0].size());
+      for (size_t k = 0; k < results[0].size(); ++k) {
+        ASSERT_EQ(std::memcmp(&results[i][k], &results[0][k], sizeof(double)), 0) << "element " << k;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace gradops

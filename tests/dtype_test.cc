@@ -1,0 +1,115 @@
+// Conversions: float16/bfloat16 <-> float32, round to nearest even, for the
+// scalar functions and the SIMD ones the kernels use.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "core/dtype.h"
+#include "cpu/convert.h"
+
+namespace gradops {
+namespace {
+
+// The float16/bfloat16 value nearest to f, ties to even, found by search
+// over the decoded values (independent of the bit tricks under test).
+uint16_t NearestBySearch(float f, float (*decode)(uint16_t)) {
+  const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
+  const double target = std::fabs(static_cast<double>(f));
+  uint16_t best = 0;
+  double best_err = INFINITY;
+  for (uint32_t h = 0; h < 0x8000; ++h) {
+    const double v = decode(static_cast<uint16_t>(h));
+    if (std::isnan(v)) continue;
+    const double err = std::fabs(v - target);
+    if (err < best_err || (err == best_err && (h & 1) == 0)) {
+      best = static_cast<uint16_t>(h);
+      best_err = err;
+    }
+  }
+  return static_cast<uint16_t>(sign | best);
+}
+
+TEST(DType, Float16DecodeIsExactForAllValues) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const float f = Float16ToFloat(static_cast<uint16_t>(h));
+    if (std::isnan(f)) continue;
+    EXPECT_EQ(FloatToFloat16(f), h) << std::hex << h;  // round trip
+  }
+}
+
+TEST(DType, BFloat16DecodeIsExactForAllValues) {
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    const float f = BFloat16ToFloat(static_cast<uint16_t>(h));
+    if (std::isnan(f)) continue;
+    EXPECT_EQ(FloatToBFloat16(f), h) << std::hex << h;
+  }
+}
+
+std::vector<float> Probes() {
+  std::vector<float> v = {0.0f, -0.0f, 1.0f, 65504.0f, 65519.0f, 65520.0f, 1e-8f, 2.98e-8f, 2.9802322e-8f,
+                          5.96e-8f, 6.1e-5f, 6.103515625e-05f, 3.0e38f, 1.0f + 1.0f / 1024 / 2, 1.0f + 3.0f / 2048,
+                          std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                          std::numeric_limits<float>::denorm_min(), 3.3895314e38f, 1.00390625f, 1.01171875f};
+  std::mt19937 rng(1);
+  for (int i = 0; i < 3000; ++i) {
+    uint32_t bits = rng();
+    float f;
+    std::memcpy(&f, &bits, 4);
+    if (std::isnan(f)) continue;
+    v.push_back(f);
+  }
+  for (int e = -30; e < 17; ++e) {  // halfway points around float16's range
+    for (int m = 0; m < 8; ++m) v.push_back(std::ldexp(1.0f + (2 * m + 1) / 2048.0f, e));
+  }
+  return v;
+}
+
+TEST(DType, ScalarRoundsToNearestEven) {
+  for (float f : Probes()) {
+    const bool fits16 = std::fabs(f) < 65520.0f;
+    if (fits16) EXPECT_EQ(FloatToFloat16(f), NearestBySearch(f, Float16ToFloat)) << f;
+    else EXPECT_EQ(FloatToFloat16(f) & 0x7FFF, 0x7C00) << f;
+    if (std::fabs(f) < 3.3961514e38f) EXPECT_EQ(FloatToBFloat16(f), NearestBySearch(f, BFloat16ToFloat)) << f;
+  }
+}
+
+TEST(DType, NaNStaysNaN) {
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_TRUE(std::isnan(Float16ToFloat(FloatToFloat16(nan))));
+  EXPECT_TRUE(std::isnan(BFloat16ToFloat(FloatToBFloat16(nan))));
+  EXPECT_TRUE(std::isnan(BFloat16ToFloat(FloatToBFloat16(BitsFloat(0x7F800001u)))));  // signalling
+  EXPECT_TRUE(std::isnan(Float16ToFloat(FloatToFloat16(BitsFloat(0xFF800001u)))));
+}
+
+// The SIMD conversions agree bit for bit with the scalar ones.
+TEST(DType, SimdMatchesScalar) {
+  std::vector<float> in = Probes();
+  in.push_back(std::numeric_limits<float>::quiet_NaN());
+  in.push_back(BitsFloat(0x7F800001u));
+  in.push_back(BitsFloat(0xFFC00001u));
+  for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
+    for (size_t n : {in.size(), size_t{1}, size_t{7}, size_t{33}}) {
+      std::vector<uint16_t> simd(n, 0xAAAA);
+      cpu::ConvertFromFloat(dtype, in.data(), simd.data(), static_cast<int64_t>(n));
+      std::vector<float> back(n);
+      cpu::ConvertToFloat(dtype, simd.data(), back.data(), static_cast<int64_t>(n));
+      for (size_t i = 0; i < n; ++i) {
+        uint16_t scalar;
+        StoreFromFloat(&scalar, dtype, 0, in[i]);
+        if (std::isnan(in[i])) {
+          EXPECT_TRUE(std::isnan(back[i])) << i;
+          continue;
+        }
+        EXPECT_EQ(simd[i], scalar) << DTypeName(dtype) << " " << in[i];
+        EXPECT_EQ(FloatBits(back[i]), FloatBits(LoadAsFloat(&scalar, dtype, 0))) << i;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gradops

@@ -1,0 +1,117 @@
+// SiLU backward against the float64 reference: broadcasting, dtype mixes,
+// arrangements, empty tensors and non-finite inputs.
+#include <limits>
+
+#include "ref/reference.h"
+#include "test_util.h"
+
+namespace gradops {
+namespace testing {
+namespace {
+
+const DType kDTypes[3] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
+
+Status RunSilu(const Tensor& dy, const Tensor& x, const Tensor& dx) {
+  SiluBackwardArgs a;
+  a.dy = dy.view(); a.x = x.view(); a.dx = dx.view();
+  Plan plan;
+  return PlanAndRun(PlanSiluBackward(a, &plan), plan);
+}
+
+void CheckSilu(const Tensor& dy, const Tensor& x, const Tensor& dx) {
+  const Status s = RunSilu(dy, x, dx);
+  ASSERT_TRUE(s.ok()) << s.message();
+  SiluBackwardArgs a;
+  a.dy = dy.view(); a.x = x.view(); a.dx = dx.view();
+  EXPECT_TRUE(Near(dx.Values(), ref::SiluBackward(a), dx.view().dtype, "dx"));
+  EXPECT_TRUE(dx.OnlyViewWritten());
+}
+
+TEST(SiluBackward, SameShapesAllArrangements) {
+  std::mt19937_64 rng(21);
+  const Arrangement ins[5] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
+                              Arrangement::kOffset, Arrangement::kBroadcast};
+  const Arrangement outs[4] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
+                               Arrangement::kOffset};
+  for (int i = 0; i < 150; ++i) {
+    const std::vector<int64_t> shape = RandomShape(rng, 1 + i % 8, 20000);
+    const DType dtype = kDTypes[rng() % 3];
+    const Arrangement a_dy = ins[rng() % 5], a_x = ins[rng() % 5], a_dx = outs[rng() % 4];
+    SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + ArrangementName(a_dy) + "/" + ArrangementName(a_x) + "/" +
+                 ArrangementName(a_dx));
+    Tensor dy(dtype, shape, a_dy), x(dtype, shape, a_x), dx(dtype, shape, a_dx);
+    dy.FillRandom(rng, -3, 3);
+    x.FillRandom(rng, -10, 10);
+    CheckSilu(dy, x, dx);
+    if (::testing::Test::HasFailure()) return;
+  }
+}
+
+TEST(SiluBackward, Broadcasting) {
+  std::mt19937_64 rng(22);
+  struct Shapes {
+    std::vector<int64_t> dy, x, dx;
+  };
+  const Shapes cases[] = {
+      {{4, 1, 6}, {1, 5, 6}, {4, 5, 6}}, {{6}, {3, 4, 6}, {3, 4, 6}}, {{3, 4, 6}, {1}, {3, 4, 6}},
+      {{2, 1, 3, 1, 5}, {4, 1}, {2, 1, 3, 4, 5}}, {{1, 1, 1, 1, 1, 1, 1, 7}, {2, 1, 2, 1, 2, 1, 2, 1},
+      {2, 1, 2, 1, 2, 1, 2, 7}}, {{1000, 1}, {1, 333}, {1000, 333}}, {{1}, {1}, {1}},
+  };
+  for (const Shapes& s : cases) {
+    for (DType dtype : kDTypes) {
+      Tensor dy(dtype, s.dy), x(dtype, s.x, Arrangement::kStrided), dx(dtype, s.dx);
+      dy.FillRandom(rng, -3, 3);
+      x.FillRandom(rng, -8, 8);
+      CheckSilu(dy, x, dx);
+    }
+  }
+}
+
+// Inputs of different dtypes are accepted when dx is float32.
+TEST(SiluBackward, MixedInputDTypesIntoFloat32) {
+  std::mt19937_64 rng(23);
+  for (DType a : kDTypes) {
+    for (DType b : kDTypes) {
+      Tensor dy(a, {7, 130}), x(b, {7, 130}), dx(DType::kFloat32, {7, 130});
+      dy.FillRandom(rng, -3, 3);
+      x.FillRandom(rng, -8, 8);
+      CheckSilu(dy, x, dx);
+    }
+  }
+}
+
+TEST(SiluBackward, EmptyTensorsDoNothing) {
+  for (DType dtype : kDTypes) {
+    Tensor dy(dtype, {3, 0, 5}), x(dtype, {3, 0, 5}), dx(dtype, {3, 0, 5});
+    SiluBackwardArgs a;
+    a.dy = dy.view(); a.x = x.view(); a.dx = dx.view();
+    Plan plan;
+    ASSERT_TRUE(PlanSiluBackward(a, &plan).ok());
+    EXPECT_EQ(plan.workspace_bytes(), 0u);
+    ASSERT_TRUE(gradops::Run(plan, nullptr, 0).ok());
+    EXPECT_TRUE(dx.Untouched());
+    // Broadcasting a size-1 dim against 0 gives an empty result too.
+    Tensor x1(dtype, {3, 1, 5});
+    EXPECT_TRUE(RunSilu(dy, x1, dx).ok());
+  }
+}
+
+TEST(SiluBackward, NonFiniteAndExtremeInputs) {
+  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  const std::vector<float> xs = {nan, inf, -inf, 0.0f, -0.0f, 88.0f, -88.0f, 100.0f, -100.0f, 1e-30f, -1e-30f,
+                                 20.0f, -20.0f, 3.0f, -3.0f, 0.5f, 1e4f, -1e4f, 65504.0f, -65504.0f};
+  for (DType dtype : kDTypes) {
+    const int64_t n = static_cast<int64_t>(xs.size());
+    Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n});
+    std::vector<float> dys(xs.size(), 1.5f);
+    dys[5] = inf;
+    dys[6] = nan;
+    dy.FillValues(dys);
+    x.FillValues(xs);
+    CheckSilu(dy, x, dx);
+  }
+}
+
+}  // namespace
+}  // namespace testing
+}  // namespace gradops

@@ -1,0 +1,143 @@
+#include "problems.h"
+
+#include "core/dtype.h"
+#include "ref/compare.h"
+#include "ref/reference.h"
+
+namespace gradops {
+namespace tool {
+
+Buffer::Buffer(DType dtype, std::vector<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  storage.assign(static_cast<size_t>((n * static_cast<int64_t>(DTypeSize(dtype)) + 3) / 4 + 16), 0xFFFFFFFFu);
+  view = Contiguous(storage.data(), dtype, static_cast<int>(shape.size()), shape.data());
+}
+
+void Buffer::Fill(std::mt19937_64& rng, float lo, float hi) {
+  std::uniform_real_distribution<float> dist(lo, hi);
+  const int64_t n = view.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    float v = 0.0f;
+    while (RoundTo(view.dtype, v) == 0.0f) v = dist(rng);
+    StoreFromFloat(view.data, view.dtype, i, v);
+  }
+}
+
+const char* OpName(Op op) {
+  switch (op) {
+    case Op::kLayerNormBackward: return "layer_norm_backward";
+    case Op::kRmsNormBackward: return "rms_norm_backward";
+    case Op::kLayerNormGrad: return "layer_norm_grad";
+    case Op::kLayerNormGradBeta: return "layer_norm_grad_beta";
+    case Op::kSiluBackward: return "silu_backward";
+  }
+  return "?";
+}
+
+std::string ShapeString(const std::vector<int64_t>& shape) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? "x" : "") + std::to_string(shape[i]);
+  return s;
+}
+
+enum { kDy, kX, kMean, kRstd, kGamma, kDx, kRes, kDgamma, kDbeta };
+
+Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed) : op_(op), dtype_(dtype) {
+  std::mt19937_64 rng(seed);
+  const bool silu = op == Op::kSiluBackward;
+  M_ = silu ? 1 : shape[0];
+  N_ = silu ? shape[0] : shape[1];
+  const std::vector<int64_t> mn = silu ? shape : std::vector<int64_t>{M_, N_};
+  const DType stat = DType::kFloat32;
+  buffers_.reserve(9);
+  buffers_.emplace_back(dtype, mn);                          // dy
+  buffers_.emplace_back(dtype, mn);                          // x
+  buffers_.emplace_back(stat, std::vector<int64_t>{M_});     // mean or variance
+  buffers_.emplace_back(stat, std::vector<int64_t>{M_});     // rstd
+  buffers_.emplace_back(dtype, std::vector<int64_t>{N_});    // gamma
+  buffers_.emplace_back(dtype, mn);                          // dx
+  buffers_.emplace_back(dtype, op == Op::kLayerNormGrad ? mn : std::vector<int64_t>{1});  // res_for_gamma
+  const DType grad = op == Op::kRmsNormBackward ? DType::kFloat32 : dtype;
+  buffers_.emplace_back(grad, std::vector<int64_t>{N_});     // dgamma
+  buffers_.emplace_back(grad, std::vector<int64_t>{N_});     // dbeta
+  buffers_[kDy].Fill(rng, -3, 3);
+  buffers_[kX].Fill(rng, silu ? -8 : -3, silu ? 8 : 3);
+  buffers_[kMean].Fill(rng, op == Op::kLayerNormGrad ? 0.05f : -1, op == Op::kLayerNormGrad ? 4 : 1);
+  buffers_[kRstd].Fill(rng, 0.1f, 3);
+  buffers_[kGamma].Fill(rng, -3, 3);
+  const auto v = [&](int k) { return buffers_[k].view; };
+  ln_.dy = v(kDy); ln_.x = v(kX); ln_.mean = v(kMean); ln_.rstd = v(kRstd); ln_.gamma = &buffers_[kGamma].view;
+  ln_.dx = v(kDx); ln_.dgamma = v(kDgamma); ln_.dbeta = v(kDbeta);
+  rms_.dy = v(kDy); rms_.x = v(kX); rms_.rstd = v(kRstd); rms_.gamma = v(kGamma);
+  rms_.dx = v(kDx); rms_.dgamma = v(kDgamma);
+  grad_.dy = v(kDy); grad_.x = v(kX); grad_.variance = v(kRstd); grad_.mean = v(kMean); grad_.gamma = v(kGamma);
+  grad_.dx = v(kDx); grad_.res_for_gamma = v(kRes);
+  beta_.res_for_gamma = v(kX); beta_.dy = v(kDy); beta_.dgamma = v(kDgamma); beta_.dbeta = v(kDbeta);
+  silu_.dy = v(kDy); silu_.x = v(kX); silu_.dx = v(kDx);
+}
+
+Status Problem::MakePlan(Plan* plan) const {
+  switch (op_) {
+    case Op::kLayerNormBackward: return PlanLayerNormBackward(ln_, plan);
+    case Op::kRmsNormBackward: return PlanRmsNormBackward(rms_, plan);
+    case Op::kLayerNormGrad: return PlanLayerNormGrad(grad_, plan);
+    case Op::kLayerNormGradBeta: return PlanLayerNormGradBeta(beta_, plan);
+    case Op::kSiluBackward: return PlanSiluBackward(silu_, plan);
+  }
+  return Status(StatusCode::kInvalidArgument, "op: unknown");
+}
+
+double Problem::bytes_moved() const {
+  const double e = static_cast<double>(DTypeSize(dtype_)), mn = static_cast<double>(M_) * N_;
+  const double rows = 4.0 * M_, cols = static_cast<double>(N_) * e;
+  switch (op_) {
+    case Op::kLayerNormBackward: return 3 * mn * e + 2 * rows + 3 * cols;  // + gamma, dgamma, dbeta
+    case Op::kRmsNormBackward: return 3 * mn * e + rows + cols + 4.0 * N_;
+    case Op::kLayerNormGrad: return 4 * mn * e + 2 * rows + cols;         // + res_for_gamma written
+    case Op::kLayerNormGradBeta: return 2 * mn * e + 2 * cols;
+    case Op::kSiluBackward: return 3 * mn * e;
+  }
+  return 0;
+}
+
+bool Problem::Check(std::vector<std::pair<std::string, double>>* errors) const {
+  bool ok = true;
+  auto compare = [&](const char* name, const TensorView& got, const std::vector<double>& want) {
+    const ref::Comparison c = ref::Compare(ref::Read(got), want, got.dtype);
+    errors->emplace_back(name, c.max_error);
+    ok = ok && c.ok;
+  };
+  switch (op_) {
+    case Op::kLayerNormBackward: {
+      const ref::NormGrads w = ref::LayerNormBackward(ln_);
+      compare("dx", ln_.dx, w.dx);
+      compare("dgamma", ln_.dgamma, w.dgamma);
+      compare("dbeta", ln_.dbeta, w.dbeta);
+      break;
+    }
+    case Op::kRmsNormBackward: {
+      const ref::NormGrads w = ref::RmsNormBackward(rms_);
+      compare("dx", rms_.dx, w.dx);
+      compare("dgamma", rms_.dgamma, w.dgamma);
+      break;
+    }
+    case Op::kLayerNormGrad: {
+      const ref::NormGrads w = ref::LayerNormGrad(grad_);
+      compare("pd_x", grad_.dx, w.dx);
+      compare("res_for_gamma", grad_.res_for_gamma, w.res_for_gamma);
+      break;
+    }
+    case Op::kLayerNormGradBeta: {
+      const ref::NormGrads w = ref::LayerNormGradBeta(beta_);
+      compare("pd_gamma", beta_.dgamma, w.dgamma);
+      compare("pd_beta", beta_.dbeta, w.dbeta);
+      break;
+    }
+    case Op::kSiluBackward: compare("dx", silu_.dx, ref::SiluBackward(silu_)); break;
+  }
+  return ok;
+}
+
+}  // namespace tool
+}  // namespace gradops

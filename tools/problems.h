@@ -1,0 +1,57 @@
+// Ready-made problems for the gradops program: contiguous tensors of random
+// data (never zero) for each operator, on a given shape and dtype.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gradops/ops.h"
+
+namespace gradops {
+namespace tool {
+
+// An owned contiguous tensor.
+struct Buffer {
+  std::vector<uint32_t> storage;  // 4-byte aligned, large enough for any dtype
+  TensorView view;
+  Buffer(DType dtype, std::vector<int64_t> shape);
+  void Fill(std::mt19937_64& rng, float lo, float hi);
+};
+
+enum class Op { kLayerNormBackward, kRmsNormBackward, kLayerNormGrad, kLayerNormGradBeta, kSiluBackward };
+const char* OpName(Op op);
+
+// One operator on one shape: the inputs, the outputs and its arguments. For
+// the norm operators the shape is [M, N]; SiLU takes a flat [n].
+class Problem {
+ public:
+  Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed);
+  Problem(const Problem&) = delete;
+  Problem& operator=(const Problem&) = delete;
+
+  Op op() const { return op_; }
+  Status MakePlan(Plan* plan) const;
+  // Bytes an ideal kernel moves: dy, x (or res_for_gamma) read, dx (and
+  // res_for_gamma) written, plus the per-row and per-column vectors.
+  double bytes_moved() const;
+  // Largest error against the float64 reference, per output; false on failure.
+  bool Check(std::vector<std::pair<std::string, double>>* errors) const;
+
+ private:
+  Op op_;
+  DType dtype_;
+  int64_t M_ = 0, N_ = 0;
+  std::vector<Buffer> buffers_;  // dy, x, mean/var, rstd, gamma, dx, res, dgamma, dbeta
+  LayerNormBackwardArgs ln_;
+  RmsNormBackwardArgs rms_;
+  LayerNormGradArgs grad_;
+  LayerNormGradBetaArgs beta_;
+  SiluBackwardArgs silu_;
+};
+
+std::string ShapeString(const std::vector<int64_t>& shape);
+
+}  // namespace tool
+}  // namespace gradops
