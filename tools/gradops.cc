@@ -1,5 +1,6 @@
 // The gradops program: `gradops check` compares every operator with the
-// float64 reference.
+// float64 reference; `gradops bench` measures them against the memory
+// bandwidth ceiling.
 #include <cstdio>
 #include <cstring>
 
@@ -9,17 +10,31 @@ namespace {
 
 void Usage() {
   std::fprintf(stderr,
-               "usage: gradops check    every operator and dtype against the float64 reference\n");
+               "usage: gradops check                 every operator and dtype against the float64 reference\n"
+               "       gradops bench [--quick] [--json] [--only NAME]\n"
+               "                                     time every operator; ratio to the triad ceiling\n");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    Usage();
-    return 2;
+  if (argc >= 2 && std::strcmp(argv[1], "check") == 0 && argc == 2) return gradops::tool::RunCheck() ? 0 : 1;
+  if (argc >= 2 && std::strcmp(argv[1], "bench") == 0) {
+    gradops::tool::BenchOptions options;
+    for (int i = 2; i < argc; ++i) {
+      if (std::strcmp(argv[i], "--quick") == 0) {
+        options.quick = true;
+      } else if (std::strcmp(argv[i], "--json") == 0) {
+        options.json = true;
+      } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+        options.filter = argv[++i];
+      } else {
+        Usage();
+        return 2;
+      }
+    }
+    return gradops::tool::RunBench(options);
   }
-  if (std::strcmp(argv[1], "check") == 0) return gradops::tool::RunCheck() ? 0 : 1;
   Usage();
   return 2;
 }

@@ -16,120 +16,132 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Sums of a row, over xc = x - mean (rstd is applied once per row later).
 struct RowSums {
-  float g = 0, gx = 0, x = 0;  // sum(g), sum(g * x_hat), sum(x_hat)
+  float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
 };
 
-// Scalar math: x_hat = (x - mean) * rstd; g = dy * gamma;
-//              sums += {g, g * x_hat, x_hat}.
+// Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}.
 template <typename T>
 RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* HWY_RESTRICT gamma,
-               int64_t n, float mean, float rstd, bool want_x) {
+               int64_t n, float mean) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  const auto vmean = hn::Set(df, mean), vrstd = hn::Set(df, rstd);
+  const auto vmean = hn::Set(df, mean);
   auto g0 = hn::Zero(df), g1 = hn::Zero(df), gx0 = hn::Zero(df), gx1 = hn::Zero(df);
   auto x0 = hn::Zero(df), x1 = hn::Zero(df);
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
-    const auto xh0 = hn::Mul(hn::Sub(LoadF32(df, x + j), vmean), vrstd);
-    const auto xh1 = hn::Mul(hn::Sub(LoadF32(df, x + j + L), vmean), vrstd);
+    const auto xc0 = hn::Sub(LoadF32(df, x + j), vmean);
+    const auto xc1 = hn::Sub(LoadF32(df, x + j + L), vmean);
     const auto ga = hn::Mul(LoadF32(df, dy + j), hn::LoadU(df, gamma + j));
     const auto gb = hn::Mul(LoadF32(df, dy + j + L), hn::LoadU(df, gamma + j + L));
     g0 = hn::Add(g0, ga);
     g1 = hn::Add(g1, gb);
-    gx0 = hn::MulAdd(ga, xh0, gx0);
-    gx1 = hn::MulAdd(gb, xh1, gx1);
-    x0 = hn::Add(x0, xh0);
-    x1 = hn::Add(x1, xh1);
+    gx0 = hn::MulAdd(ga, xc0, gx0);
+    gx1 = hn::MulAdd(gb, xc1, gx1);
+    x0 = hn::Add(x0, xc0);
+    x1 = hn::Add(x1, xc1);
   }
   for (; j < n; j += L) {
-    const size_t left = static_cast<size_t>(n - j);
-    const bool full = left >= static_cast<size_t>(L);
-    const auto vx = full ? LoadF32(df, x + j) : LoadF32Tail(df, x + j, left);
-    const auto vdy = full ? LoadF32(df, dy + j) : LoadF32Tail(df, dy + j, left);
-    const auto vg = full ? hn::LoadU(df, gamma + j) : LoadF32Tail(df, gamma + j, left);
-    // Lanes past the row end must add nothing, even when mean or rstd is not finite.
+    const size_t left = static_cast<size_t>(n - j) < static_cast<size_t>(L) ? static_cast<size_t>(n - j) : L;
+    // Lanes past the row end load as 0 and must add nothing, even when mean is not finite.
     const auto valid = hn::FirstN(df, left);
-    const auto xh = hn::IfThenElseZero(valid, hn::Mul(hn::Sub(vx, vmean), vrstd));
-    const auto g = hn::Mul(vdy, vg);
+    const auto xc = hn::IfThenElseZero(valid, hn::Sub(LoadF32Tail(df, x + j, left), vmean));
+    const auto g = hn::Mul(LoadF32Tail(df, dy + j, left), LoadF32Tail(df, gamma + j, left));
     g0 = hn::Add(g0, g);
-    gx0 = hn::MulAdd(g, xh, gx0);
-    x0 = hn::Add(x0, xh);
+    gx0 = hn::MulAdd(g, xc, gx0);
+    x0 = hn::Add(x0, xc);
   }
   RowSums sums;
   sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(g0, g1)));
-  sums.gx = hn::GetLane(hn::SumOfLanes(df, hn::Add(gx0, gx1)));
-  if (want_x) sums.x = hn::GetLane(hn::SumOfLanes(df, hn::Add(x0, x1)));
+  sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(gx0, gx1)));
+  sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(x0, x1)));
   return sums;
+}
+
+// Per-row constants of pass 2.
+struct RowConstants {
+  float mean[kMaxBlockRows] = {}, rstd[kMaxBlockRows] = {};
+  float a[kMaxBlockRows] = {}, b[kMaxBlockRows] = {}, c[kMaxBlockRows] = {};
+};
+
+// One column vector (full, or the row's last `left` < L columns) across the
+// block's rows. Flags are template parameters so the loop holds no branches.
+// Scalar math: x_hat = (x - mean) * rstd; dx = rstd * ((dy * gamma - a) - (x_hat - c) * b);
+//              dgamma += dy * x_hat; dbeta += dy.
+// The grouping is the reference's, so infinities and NaN propagate alike, and
+// g - a and x_hat - c cancel exactly where the reference's terms do.
+template <typename T, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
+HWY_INLINE void Column(DF df, const NormBlock& block, const RowConstants& k, int64_t j, size_t left) {
+  const auto load = [&](const auto* p) HWY_ATTR {
+    if constexpr (kTail) return LoadF32Tail(df, p, left);
+    else return LoadF32(df, p);
+  };
+  const auto store = [&](hn::Vec<DF> v, auto* p) HWY_ATTR {
+    if constexpr (kTail) StoreF32Tail(df, v, p, left);
+    else StoreF32(df, v, p);
+  };
+  const auto vgamma = kDx ? load(block.gamma + j) : hn::Zero(df);
+  auto dgamma = hn::Zero(df), dbeta = hn::Zero(df);
+  if constexpr (kAcc) {
+    dgamma = load(block.dgamma + j);
+    dbeta = load(block.dbeta + j);
+  }
+  for (int r = 0; r < block.rows; ++r) {
+    const auto vdy = load(static_cast<const T*>(block.dy[r]) + j);
+    const auto vrstd = hn::Set(df, k.rstd[r]);
+    const auto xh = hn::Mul(hn::Sub(load(static_cast<const T*>(block.x[r]) + j), hn::Set(df, k.mean[r])), vrstd);
+    if constexpr (kDx) {
+      const auto g = hn::Sub(hn::Mul(vdy, vgamma), hn::Set(df, k.a[r]));
+      const auto diff = hn::NegMulAdd(hn::Sub(xh, hn::Set(df, k.c[r])), hn::Set(df, k.b[r]), g);
+      store(hn::Mul(vrstd, diff), static_cast<T*>(block.dx[r]) + j);
+    }
+    if constexpr (kRes) store(xh, static_cast<T*>(block.res[r]) + j);
+    if constexpr (kAcc) {
+      dgamma = hn::MulAdd(vdy, xh, dgamma);
+      dbeta = hn::Add(dbeta, vdy);
+    }
+  }
+  if constexpr (kAcc) {
+    store(dgamma, block.dgamma + j);
+    store(dbeta, block.dbeta + j);
+  }
+}
+
+template <typename T, bool kDx, bool kRes, bool kAcc>
+void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k) {
+  const hn::ScalableTag<float> df;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  int64_t j = 0;
+  for (; j + L <= n; j += L) Column<T, false, kDx, kRes, kAcc>(df, block, k, j, 0);
+  if (j < n) Column<T, true, kDx, kRes, kAcc>(df, block, k, j, static_cast<size_t>(n - j));
 }
 
 template <typename T>
 void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
-  const hn::ScalableTag<float> df;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  const int rows = block.rows;
-  const int64_t n = p.N;
-  const bool want_acc = block.dgamma != nullptr;
-
-  // Pass 1: per-row coefficients of dx.
-  float a[kMaxBlockRows] = {}, b[kMaxBlockRows] = {}, c[kMaxBlockRows] = {};
-  if (p.want_dx) {
-    for (int r = 0; r < rows; ++r) {
-      const RowSums s = SumRow(static_cast<const T*>(block.x[r]), static_cast<const T*>(block.dy[r]),
-                               block.gamma, n, block.mean[r], block.rstd[r],
-                               p.kind == NormKind::kLayerNormGrad);
-      a[r] = p.kind == NormKind::kRmsNorm ? 0.0f : s.g * p.inv_n;
-      b[r] = s.gx * p.inv_n;
-      c[r] = p.kind == NormKind::kLayerNormGrad ? s.x * p.inv_n : 0.0f;
-    }
+  // Pass 1: per-row constants of dx:
+  //   a = inv_n * sum(g), b = inv_n * rstd * sum(g * xc), c = inv_n * rstd * sum(xc).
+  RowConstants k;
+  for (int r = 0; r < block.rows; ++r) {
+    k.mean[r] = block.mean[r];
+    k.rstd[r] = block.rstd[r];
+    if (!p.want_dx) continue;
+    const float rstd = block.rstd[r];
+    const RowSums s = SumRow(static_cast<const T*>(block.x[r]), static_cast<const T*>(block.dy[r]), block.gamma,
+                             p.N, block.mean[r]);
+    k.a[r] = p.kind == NormKind::kRmsNorm ? 0.0f : s.g * p.inv_n;
+    k.b[r] = s.gxc * rstd * p.inv_n;
+    k.c[r] = p.kind == NormKind::kLayerNormGrad ? s.xc * rstd * p.inv_n : 0.0f;
   }
-
-  // Pass 2, one column vector at a time across the block's rows.
-  // Scalar math: x_hat = (x - mean) * rstd; dx = rstd * ((dy * gamma - a) - (x_hat - c) * b);
-  //              dgamma += dy * x_hat; dbeta += dy.
-  for (int64_t j = 0; j < n; j += L) {
-    const size_t left = static_cast<size_t>(n - j);
-    const bool full = left >= static_cast<size_t>(L);
-    const auto vgamma = p.want_dx ? (full ? hn::LoadU(df, block.gamma + j) : LoadF32Tail(df, block.gamma + j, left))
-                                  : hn::Zero(df);
-    auto dgamma = hn::Zero(df), dbeta = hn::Zero(df);
-    if (want_acc) {
-      dgamma = full ? hn::LoadU(df, block.dgamma + j) : LoadF32Tail(df, block.dgamma + j, left);
-      dbeta = full ? hn::LoadU(df, block.dbeta + j) : LoadF32Tail(df, block.dbeta + j, left);
-    }
-    for (int r = 0; r < rows; ++r) {
-      const T* HWY_RESTRICT x = static_cast<const T*>(block.x[r]) + j;
-      const T* HWY_RESTRICT dy = static_cast<const T*>(block.dy[r]) + j;
-      const auto vx = full ? LoadF32(df, x) : LoadF32Tail(df, x, left);
-      const auto vdy = full ? LoadF32(df, dy) : LoadF32Tail(df, dy, left);
-      const auto vrstd = hn::Set(df, block.rstd[r]);
-      const auto xh = hn::Mul(hn::Sub(vx, hn::Set(df, block.mean[r])), vrstd);
-      if (p.want_dx) {
-        const auto g = hn::Sub(hn::Mul(vdy, vgamma), hn::Set(df, a[r]));
-        const auto t = hn::Mul(hn::Sub(xh, hn::Set(df, c[r])), hn::Set(df, b[r]));
-        const auto vdx = hn::Mul(vrstd, hn::Sub(g, t));
-        T* out = static_cast<T*>(block.dx[r]) + j;
-        if (full) StoreF32(df, vdx, out); else StoreF32Tail(df, vdx, out, left);
-      }
-      if (p.want_res) {
-        T* out = static_cast<T*>(block.res[r]) + j;
-        if (full) StoreF32(df, xh, out); else StoreF32Tail(df, xh, out, left);
-      }
-      if (want_acc) {
-        dgamma = hn::MulAdd(vdy, xh, dgamma);
-        dbeta = hn::Add(dbeta, vdy);
-      }
-    }
-    if (want_acc) {
-      if (full) {
-        hn::StoreU(dgamma, df, block.dgamma + j);
-        hn::StoreU(dbeta, df, block.dbeta + j);
-      } else {
-        StoreF32Tail(df, dgamma, block.dgamma + j, left);
-        StoreF32Tail(df, dbeta, block.dbeta + j, left);
-      }
-    }
+  // Pass 2: one sweep over the columns for the whole block.
+  const bool acc = block.dgamma != nullptr;
+  if (p.want_dx && p.want_res) {
+    acc ? SweepColumns<T, true, true, true>(block, p.N, k) : SweepColumns<T, true, true, false>(block, p.N, k);
+  } else if (p.want_dx) {
+    acc ? SweepColumns<T, true, false, true>(block, p.N, k) : SweepColumns<T, true, false, false>(block, p.N, k);
+  } else if (acc) {
+    SweepColumns<T, false, false, true>(block, p.N, k);
   }
 }
 

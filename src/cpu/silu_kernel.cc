@@ -20,43 +20,48 @@ template <class DF, class V>
 HWY_INLINE V SiluGrad(DF df, V dy, V x) {
   const auto one = hn::Set(df, 1.0f);
   const auto e = hn::Exp(df, hn::Neg(hn::Abs(x)));
-  const auto inv = hn::Div(one, hn::Add(one, e));
+  const auto inv = hn::Div(one, hn::Add(one, e));  // exact division: results independent of the target
   const auto s = hn::IfThenElse(hn::Ge(x, hn::Zero(df)), inv, hn::Mul(e, inv));
   return hn::Mul(hn::Mul(dy, s), hn::MulAdd(x, hn::Sub(one, s), one));
 }
 
-template <typename T>
-void Span(const T* HWY_RESTRICT dy, int dy_step, const T* HWY_RESTRICT x, int x_step, T* HWY_RESTRICT dx,
-          int64_t n) {
+// kDyStep/kXStep: 1 for a contiguous input, 0 for one broadcast element.
+template <int kDyStep, int kXStep, typename T>
+void Span(const T* HWY_RESTRICT dy, const T* HWY_RESTRICT x, T* HWY_RESTRICT dx, int64_t n) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   const auto dy0 = hn::Set(df, LoadScalar(dy));
   const auto x0 = hn::Set(df, LoadScalar(x));
   int64_t i = 0;
   for (; i + L <= n; i += L) {
-    const auto vdy = dy_step ? LoadF32(df, dy + i) : dy0;
-    const auto vx = x_step ? LoadF32(df, x + i) : x0;
+    const auto vdy = kDyStep ? LoadF32(df, dy + i) : dy0;
+    const auto vx = kXStep ? LoadF32(df, x + i) : x0;
     StoreF32(df, SiluGrad(df, vdy, vx), dx + i);
   }
   if (i < n) {
     const size_t left = static_cast<size_t>(n - i);
-    const auto vdy = dy_step ? LoadF32Tail(df, dy + i, left) : dy0;
-    const auto vx = x_step ? LoadF32Tail(df, x + i, left) : x0;
+    const auto vdy = kDyStep ? LoadF32Tail(df, dy + i, left) : dy0;
+    const auto vx = kXStep ? LoadF32Tail(df, x + i, left) : x0;
     StoreF32Tail(df, SiluGrad(df, vdy, vx), dx + i, left);
   }
 }
 
+template <typename T>
+void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n) {
+  const T* a = static_cast<const T*>(dy);
+  const T* b = static_cast<const T*>(x);
+  T* out = static_cast<T*>(dx);
+  if (dy_step && x_step) return Span<1, 1>(a, b, out, n);
+  if (dy_step) return Span<1, 0>(a, b, out, n);
+  if (x_step) return Span<0, 1>(a, b, out, n);
+  return Span<0, 0>(a, b, out, n);
+}
+
 void SiluSpanImpl(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n) {
   switch (dtype) {
-    case DType::kFloat32:
-      return Span(static_cast<const float*>(dy), dy_step, static_cast<const float*>(x), x_step,
-                  static_cast<float*>(dx), n);
-    case DType::kFloat16:
-      return Span(static_cast<const hwy::float16_t*>(dy), dy_step, static_cast<const hwy::float16_t*>(x), x_step,
-                  static_cast<hwy::float16_t*>(dx), n);
-    case DType::kBFloat16:
-      return Span(static_cast<const hwy::bfloat16_t*>(dy), dy_step, static_cast<const hwy::bfloat16_t*>(x),
-                  x_step, static_cast<hwy::bfloat16_t*>(dx), n);
+    case DType::kFloat32: return SpanOf<float>(dy, dy_step, x, x_step, dx, n);
+    case DType::kFloat16: return SpanOf<hwy::float16_t>(dy, dy_step, x, x_step, dx, n);
+    case DType::kBFloat16: return SpanOf<hwy::bfloat16_t>(dy, dy_step, x, x_step, dx, n);
   }
 }
 

@@ -1,0 +1,179 @@
+// `gradops bench`: the triad bandwidth ceiling, then every operator on the
+// benchmark shapes, fp32/bf16/fp16, at 1 thread and at all threads, each as
+// the median of several timed runs after a warm-up. Prints a table, or JSON.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "commands.h"
+#include "core/parallel.h"
+#include "cpu/triad.h"
+#include "hwy/aligned_allocator.h"
+#include "problems.h"
+
+namespace gradops {
+namespace tool {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+template <class F>
+double MedianMs(int reps, F&& f) {
+  f();  // warm-up
+  std::vector<double> ms;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = Clock::now();
+    f();
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
+// Best of a plain and a non-temporal-store triad, GB/s (two reads and one
+// write of n floats), over arrays well past the last-level cache.
+double TriadCeiling(int threads, int64_t n, int reps) {
+  auto a = hwy::AllocateAligned<float>(n), b = hwy::AllocateAligned<float>(n), c = hwy::AllocateAligned<float>(n);
+  ParallelFor(threads, threads, [&](int64_t t, int) {  // first touch by the thread that uses the pages
+    const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
+    for (int64_t i = begin; i < end; ++i) {
+      a[i] = 0.5f;
+      b[i] = 1.0f + static_cast<float>(i & 7);
+      c[i] = 2.0f - static_cast<float>(i & 3);
+    }
+  });
+  double best = 0;
+  for (bool nt : {false, true}) {
+    const double ms = MedianMs(reps, [&] {
+      ParallelFor(threads, threads, [&](int64_t t, int) {
+        const int64_t begin = (n * t / threads) & ~int64_t{63}, end = t + 1 == threads ? n : (n * (t + 1) / threads) & ~int64_t{63};
+        cpu::Triad(a.get() + begin, b.get() + begin, c.get() + begin, 3.0f, end - begin, nt);
+      });
+    });
+    best = std::max(best, 12.0 * static_cast<double>(n) / (ms * 1e6));
+  }
+  return best;
+}
+
+struct Row {
+  std::string op, dtype, shape_json, shape_text;
+  int threads;
+  double ms, gbps, ceiling;
+};
+
+void PrintHeader() {
+  std::printf("%-22s %-9s %-11s %7s %10s %8s %7s\n", "operator", "dtype", "shape", "threads", "ms", "GB/s", "ratio");
+}
+
+void PrintTable(const std::vector<Row>& rows) {
+  for (const Row& r : rows) {
+    std::printf("%-22s %-9s %-11s %7d %10.3f %8.1f %7.2f\n", r.op.c_str(), r.dtype.c_str(), r.shape_text.c_str(),
+                r.threads, r.ms, r.gbps, r.gbps / r.ceiling);
+  }
+}
+
+void PrintJson(const std::vector<Row>& rows) {
+  std::printf("[\n");
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const Row& r = rows[i];
+    std::printf("  {\"op\": \"%s\", \"dtype\": \"%s\", \"shape\": %s, \"threads\": %d, \"device\": \"cpu\", "
+                "\"ms\": %.4f, \"gbps\": %.2f, \"ceiling_gbps\": %.2f, \"ratio\": %.4f}%s\n",
+                r.op.c_str(), r.dtype.c_str(), r.shape_json.c_str(), r.threads, r.ms, r.gbps, r.ceiling,
+                r.gbps / r.ceiling, i + 1 < rows.size() ? "," : "");
+  }
+  std::printf("]\n");
+}
+
+// Planning plus running a 1x1024 LayerNorm backward, in microseconds.
+double PlanCostUs() {
+  Problem p(Op::kLayerNormBackward, DType::kFloat32, {1, 1024}, 99);
+  std::vector<unsigned char> workspace(1 << 20);
+  const double ms = MedianMs(200, [&] {
+    Plan plan;
+    if (p.MakePlan(&plan).ok()) Run(plan, workspace.data(), workspace.size());
+  });
+  return ms * 1000.0;
+}
+
+}  // namespace
+
+int RunBench(const BenchOptions& options) {
+  const int all = NumThreads();
+  std::vector<int> thread_counts = {1};
+  if (all > 1) thread_counts.push_back(all);
+  if (options.quick) thread_counts = {all};
+  const int reps = options.quick ? 3 : 7;
+  const int64_t triad_n = options.quick ? (int64_t{1} << 24) : (int64_t{1} << 26);
+
+  std::vector<double> ceilings;
+  for (int t : thread_counts) ceilings.push_back(TriadCeiling(t, triad_n, reps));
+  if (!options.json) {
+    for (size_t i = 0; i < thread_counts.size(); ++i) {
+      std::printf("triad ceiling, %d thread%s: %.1f GB/s\n", thread_counts[i], thread_counts[i] > 1 ? "s" : "",
+                  ceilings[i]);
+    }
+  }
+
+  struct Case {
+    Op op;
+    std::vector<int64_t> shape;
+  };
+  std::vector<std::vector<int64_t>> norm_shapes = {{16384, 1024}, {4096, 4096}, {1024, 16384}, {256, 65536}};
+  std::vector<int64_t> silu_shape = {int64_t{1} << 26};
+  std::vector<DType> dtypes = {DType::kFloat32, DType::kBFloat16, DType::kFloat16};
+  if (options.quick) {
+    norm_shapes = {{16384, 1024}, {1024, 16384}};
+    silu_shape = {int64_t{1} << 24};
+    dtypes = {DType::kFloat32, DType::kBFloat16};
+  }
+  std::vector<Case> cases;
+  for (Op op : {Op::kLayerNormBackward, Op::kRmsNormBackward, Op::kLayerNormGrad, Op::kLayerNormGradBeta}) {
+    for (const auto& shape : norm_shapes) cases.push_back({op, shape});
+  }
+  cases.push_back({Op::kSiluBackward, silu_shape});
+
+  std::vector<Row> rows;
+  uint64_t seed = 1;
+  if (!options.json) PrintHeader();
+  for (const Case& c : cases) {
+    if (!options.filter.empty() && std::string(OpName(c.op)).find(options.filter) == std::string::npos) continue;
+    for (DType dtype : dtypes) {
+      const Problem problem(c.op, dtype, c.shape, seed++);
+      for (size_t ti = 0; ti < thread_counts.size(); ++ti) {
+        SetNumThreads(thread_counts[ti]);
+        Plan plan;
+        const Status s = problem.MakePlan(&plan);
+        if (!s.ok()) {
+          std::fprintf(stderr, "bench: %s\n", s.message().c_str());
+          return 1;
+        }
+        std::vector<unsigned char> workspace(plan.workspace_bytes());
+        const double ms = MedianMs(reps, [&] { Run(plan, workspace.data(), workspace.size()); });
+        Row r;
+        r.op = OpName(c.op);
+        r.dtype = DTypeName(dtype);
+        r.shape_text = ShapeString(c.shape);
+        r.shape_json = "[" + std::to_string(c.shape[0]) + (c.shape.size() > 1 ? ", " + std::to_string(c.shape[1]) : "") + "]";
+        r.threads = thread_counts[ti];
+        r.ms = ms;
+        r.gbps = problem.bytes_moved() / (ms * 1e6);
+        r.ceiling = ceilings[ti];
+        rows.push_back(r);
+        if (!options.json) PrintTable({r});
+      }
+    }
+  }
+  SetNumThreads(0);
+  if (options.json) {
+    PrintJson(rows);
+  } else {
+    std::printf("plan + run of a 1x1024 layer_norm_backward: %.1f us\n", PlanCostUs());
+  }
+  return 0;
+}
+
+}  // namespace tool
+}  // namespace gradops
