@@ -8,7 +8,9 @@
 //
 // Vocabulary: a normalization operator sees its input as M rows of N columns;
 // the last `normalized_rank` dimensions form a row. Outputs are overwritten,
-// never accumulated into. Arithmetic is float32 (or wider); float16/bfloat16
+// never accumulated into. An output may share memory with an input of the
+// same dtype through an identical view (in place); other overlaps are not
+// supported. Arithmetic is float32 (or wider); float16/bfloat16
 // results are rounded to nearest even. Results are bitwise identical for every
 // run and every thread count.
 #pragma once

@@ -8,8 +8,23 @@
 
 namespace gradops {
 
-// Threads for new plans (SetNumThreads, or every hardware thread).
+// Threads for new plans: this thread's ScopedPlanThreads if one is active,
+// else SetNumThreads, else every hardware thread.
 int ConfiguredThreads();
+
+// Within its scope, plans made on the calling thread use `threads` threads.
+// Callers that are already one of many parallel workers (the blocks of an
+// emulated AscendC kernel) plan single-threaded work this way.
+class ScopedPlanThreads {
+ public:
+  explicit ScopedPlanThreads(int threads);
+  ~ScopedPlanThreads();
+  ScopedPlanThreads(const ScopedPlanThreads&) = delete;
+  ScopedPlanThreads& operator=(const ScopedPlanThreads&) = delete;
+
+ private:
+  int saved_;
+};
 
 // Runs fn(task, thread) for task in [0, tasks) on `threads` threads, with a
 // static schedule; thread is in [0, threads).

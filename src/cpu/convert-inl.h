@@ -32,28 +32,28 @@ HWY_INLINE float LoadScalar(const hwy::float16_t* p) {
 }
 
 template <class DF>
-HWY_INLINE hn::Vec<DF> LoadF32(DF df, const float* HWY_RESTRICT p) {
+HWY_INLINE hn::Vec<DF> LoadF32(DF df, const float* p) {
   return hn::LoadU(df, p);
 }
 template <class DF>
-HWY_INLINE hn::Vec<DF> LoadF32(DF df, const hwy::bfloat16_t* HWY_RESTRICT p) {
+HWY_INLINE hn::Vec<DF> LoadF32(DF df, const hwy::bfloat16_t* p) {
   const hn::Rebind<hwy::bfloat16_t, DF> dbf;
   return hn::PromoteTo(df, hn::LoadU(dbf, p));
 }
 template <class DF>
-HWY_INLINE hn::Vec<DF> LoadF32(DF df, const hwy::float16_t* HWY_RESTRICT p) {
+HWY_INLINE hn::Vec<DF> LoadF32(DF df, const hwy::float16_t* p) {
   const hn::Rebind<hwy::float16_t, DF> dh;
   return hn::PromoteTo(df, hn::LoadU(dh, p));
 }
 
 template <class DF>
-HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, float* HWY_RESTRICT p) {
+HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, float* p) {
   hn::StoreU(v, df, p);
 }
 
 // Scalar math: bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16; NaN -> quiet NaN.
 template <class DF>
-HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::bfloat16_t* HWY_RESTRICT p) {
+HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
   const hn::RebindToUnsigned<DF> du32;
   const hn::RebindToSigned<DF> di32;
   const hn::Rebind<uint16_t, DF> du16;
@@ -67,7 +67,7 @@ HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::bfloat16_t* HWY_RESTRICT p) 
 }
 
 template <class DF>
-HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::float16_t* HWY_RESTRICT p) {
+HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::float16_t* p) {
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
   // vcvtps2ph with rounding mode 0: nearest, ties to even.
   const hn::Rebind<hwy::float16_t, DF> dh;
@@ -83,14 +83,14 @@ HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::float16_t* HWY_RESTRICT p) {
 // The same for the last n < Lanes(df) elements of a row: lanes past n load as
 // zero and are not stored.
 template <class DF, typename T>
-HWY_INLINE hn::Vec<DF> LoadF32Tail(DF df, const T* HWY_RESTRICT p, size_t n) {
+HWY_INLINE hn::Vec<DF> LoadF32Tail(DF df, const T* p, size_t n) {
   HWY_ALIGN T buffer[hn::MaxLanes(df)] = {};
   std::memcpy(buffer, p, n * sizeof(T));
   return LoadF32(df, buffer);
 }
 
 template <class DF, typename T>
-HWY_INLINE void StoreF32Tail(DF df, hn::Vec<DF> v, T* HWY_RESTRICT p, size_t n) {
+HWY_INLINE void StoreF32Tail(DF df, hn::Vec<DF> v, T* p, size_t n) {
   HWY_ALIGN T buffer[hn::MaxLanes(df)];
   StoreF32(df, v, buffer);
   std::memcpy(p, buffer, n * sizeof(T));

@@ -27,7 +27,7 @@ HWY_INLINE V SiluGrad(DF df, V dy, V x) {
 
 // kDyStep/kXStep: 1 for a contiguous input, 0 for one broadcast element.
 template <int kDyStep, int kXStep, typename T>
-void Span(const T* HWY_RESTRICT dy, const T* HWY_RESTRICT x, T* HWY_RESTRICT dx, int64_t n) {
+void Span(const T* dy, const T* x, T* dx, int64_t n) {  // dx may be dy or x (in place)
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   const auto dy0 = hn::Set(df, LoadScalar(dy));
