@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -17,8 +16,14 @@ struct Buffer {
   std::vector<uint32_t> storage;  // 4-byte aligned, large enough for any dtype
   TensorView view;
   Buffer(DType dtype, std::vector<int64_t> shape);
-  void Fill(std::mt19937_64& rng, float lo, float hi);
+  // Element i = HashUniform(stream, i, lo, hi) rounded to the dtype, or hi / 2
+  // where that rounds to zero: reproducible bit for bit by any program
+  // (bench/peers/torch_cpu.py draws the same inputs).
+  void Fill(uint64_t stream, float lo, float hi);
 };
+
+// lo + (hi - lo) * u in float32, u = (splitmix64(stream * 2^32 + i) >> 40) * 2^-24.
+float HashUniform(uint64_t stream, uint64_t i, float lo, float hi);
 
 enum class Op { kLayerNormBackward, kRmsNormBackward, kLayerNormGrad, kLayerNormGradBeta, kSiluBackward };
 const char* OpName(Op op);
@@ -38,6 +43,8 @@ class Problem {
   double bytes_moved() const;
   // Largest error against the float64 reference, per output; false on failure.
   bool Check(std::vector<std::pair<std::string, double>>* errors) const;
+  // The LayerNorm backward arguments (inputs and outputs), for peers.
+  const LayerNormBackwardArgs& layer_norm_args() const { return ln_; }
 
  private:
   Op op_;
