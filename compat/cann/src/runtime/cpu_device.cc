@@ -1,0 +1,58 @@
+// Device 0: the host CPU. Streams are synchronous, so in-order execution and
+// Synchronize are trivially satisfied.
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/device.h"
+
+namespace gradops {
+namespace cann {
+namespace runtime {
+namespace {
+
+constexpr size_t kAlignment = 64;
+
+class CpuStream final : public Stream {
+ public:
+  void Submit(std::function<Status()> work) override {
+    Status status = work();
+    if (!status.ok() && pending_.ok()) pending_ = status;
+  }
+  Status Synchronize() override {
+    Status status = pending_;
+    pending_ = Status();
+    return status;
+  }
+
+ private:
+  Status pending_;
+};
+
+class CpuDeviceImpl final : public Device {
+ public:
+  const char* name() const override { return "cpu"; }
+  void* Allocate(size_t bytes) override {
+    const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
+    if (rounded < bytes) return nullptr;
+    return std::aligned_alloc(kAlignment, rounded);
+  }
+  void Free(void* ptr) override { std::free(ptr); }
+  void Copy(void* dst, const void* src, size_t bytes, CopyKind, Stream*) override {
+    if (bytes > 0) std::memmove(dst, src, bytes);
+  }
+  void Fill(void* dst, int value, size_t bytes, Stream*) override {
+    if (bytes > 0) std::memset(dst, value, bytes);
+  }
+  std::unique_ptr<Stream> CreateStream() override { return std::unique_ptr<Stream>(new CpuStream()); }
+};
+
+}  // namespace
+
+Device& CpuDevice() {
+  static CpuDeviceImpl* device = new CpuDeviceImpl();
+  return *device;
+}
+
+}  // namespace runtime
+}  // namespace cann
+}  // namespace gradops

@@ -1,0 +1,48 @@
+// The device interface behind the acl runtime. The front ends (acl, aclnn,
+// ATB) reach memory and streams only through it, so another device (a GPU)
+// can be added by implementing Device and Stream, without touching them.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "gradops/status.h"
+
+namespace gradops {
+namespace cann {
+namespace runtime {
+
+enum class CopyKind { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice };
+
+// An in-order queue of work. Work that fails keeps its Status; the next
+// Synchronize returns the first such failure and clears it.
+class Stream {
+ public:
+  virtual ~Stream() = default;
+  // Queues `work` behind everything submitted before it.
+  virtual void Submit(std::function<Status()> work) = 0;
+  // Waits for all submitted work.
+  virtual Status Synchronize() = 0;
+};
+
+class Device {
+ public:
+  virtual ~Device() = default;
+  virtual const char* name() const = 0;
+  // Device memory, aligned to at least 64 bytes; null when out of memory.
+  virtual void* Allocate(size_t bytes) = 0;
+  virtual void Free(void* ptr) = 0;
+  // Copies and fills in stream order (stream null: synchronous).
+  virtual void Copy(void* dst, const void* src, size_t bytes, CopyKind kind, Stream* stream) = 0;
+  virtual void Fill(void* dst, int value, size_t bytes, Stream* stream) = 0;
+  virtual std::unique_ptr<Stream> CreateStream() = 0;
+};
+
+// Device 0, the host CPU: device memory is host memory and streams run their
+// work at submission, on the calling thread.
+Device& CpuDevice();
+
+}  // namespace runtime
+}  // namespace cann
+}  // namespace gradops

@@ -1,0 +1,94 @@
+// The acl runtime on device 0 (the CPU): set-up, memory, streams and the
+// misuse it refuses instead of crashing.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <thread>
+
+#include "acl/acl.h"
+
+namespace {
+
+TEST(Runtime, InitAndDevices) {
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclInit(nullptr), ACL_ERROR_REPEAT_INITIALIZE);
+  uint32_t count = 0;
+  EXPECT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
+  EXPECT_EQ(count, 1u);
+  EXPECT_EQ(aclrtSetDevice(1), ACL_ERROR_INVALID_DEVICE);
+  EXPECT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+  int32_t device = -1;
+  EXPECT_EQ(aclrtGetDevice(&device), ACL_SUCCESS);
+  EXPECT_EQ(device, 0);
+  EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+  EXPECT_EQ(aclFinalize(), ACL_ERROR_UNINITIALIZE);
+}
+
+TEST(Runtime, MemoryCopiesAndMisuse) {
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(aclrtMalloc(&a, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMallocHost(&b, 64), ACL_SUCCESS);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 32, 0u);
+  const char text[16] = "device memory";
+  EXPECT_EQ(aclrtMemcpy(a, 64, text, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_SUCCESS);
+  EXPECT_EQ(aclrtMemcpy(b, 64, a, 16, ACL_MEMCPY_DEVICE_TO_HOST), ACL_SUCCESS);
+  EXPECT_STREQ(static_cast<char*>(b), "device memory");
+  EXPECT_EQ(aclrtMemset(a, 64, 0, 64), ACL_SUCCESS);
+
+  char big[128] = {};
+  EXPECT_EQ(aclrtMemcpy(a, 128, big, 128, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);  // past the end
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("past the end"), std::string::npos);
+  EXPECT_EQ(aclrtMemcpy(static_cast<char*>(a) + 60, 8, big, 8, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy(big, 128, a, 65, ACL_MEMCPY_DEVICE_TO_HOST), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpy(a, 8, big, 16, ACL_MEMCPY_HOST_TO_DEVICE), ACL_ERROR_INVALID_PARAM);  // count > destMax
+  EXPECT_EQ(aclrtMemcpy(a, 8, big, 8, static_cast<aclrtMemcpyKind>(42)), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemset(a, 128, 0, 128), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMalloc(&a, 0, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_PARAM);
+
+  EXPECT_EQ(aclrtFreeHost(a), ACL_ERROR_INVALID_PARAM);  // device memory is not host memory
+  EXPECT_EQ(aclrtFree(a), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(a), ACL_ERROR_INVALID_PARAM);  // double free
+  EXPECT_EQ(aclrtFree(big), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtFreeHost(b), ACL_SUCCESS);
+}
+
+TEST(Runtime, Streams) {
+  aclrtStream s = nullptr;
+  ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+  void* a = nullptr;
+  ASSERT_EQ(aclrtMalloc(&a, 16, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const int values[4] = {1, 2, 3, 4};
+  EXPECT_EQ(aclrtMemcpyAsync(a, 16, values, 16, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+  EXPECT_EQ(std::memcmp(a, values, 16), 0);
+  EXPECT_EQ(aclrtSynchronizeStream(nullptr), ACL_SUCCESS);  // the default stream
+  EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+  EXPECT_EQ(aclrtDestroyStream(s), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtSynchronizeStream(s), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtMemcpyAsync(a, 16, values, 16, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_ERROR_INVALID_PARAM);
+  EXPECT_EQ(aclrtFree(a), ACL_SUCCESS);
+}
+
+TEST(Runtime, ErrorMessagesArePerThread) {
+  EXPECT_EQ(aclrtFree(nullptr), ACL_ERROR_INVALID_PARAM);
+  const std::string here = aclGetRecentErrMsg();
+  EXPECT_FALSE(here.empty());
+  std::string there = "unset";
+  std::thread([&] { there = aclGetRecentErrMsg(); }).join();
+  EXPECT_EQ(there, "");
+}
+
+TEST(Runtime, DTypesAndHalfConversion) {
+  EXPECT_EQ(aclDataTypeSize(ACL_FLOAT), 4u);
+  EXPECT_EQ(aclDataTypeSize(ACL_BF16), 2u);
+  EXPECT_EQ(aclDataTypeSize(ACL_INT64), 8u);
+  EXPECT_EQ(aclDataTypeSize(static_cast<aclDataType>(5)), 0u);
+  EXPECT_EQ(aclFloatToFloat16(1.0f), 0x3C00);
+  EXPECT_EQ(aclFloat16ToFloat(0xC000), -2.0f);
+  EXPECT_EQ(aclFloatToFloat16(1.0f + 1.0f / 2048), 0x3C00);  // a tie: to even
+}
+
+}  // namespace
