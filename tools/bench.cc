@@ -117,31 +117,15 @@ int RunBench(const BenchOptions& options) {
     }
   }
 
-  struct Case {
-    Op op;
-    std::vector<int64_t> shape;
-  };
-  std::vector<std::vector<int64_t>> norm_shapes = {{16384, 1024}, {4096, 4096}, {1024, 16384}, {256, 65536}};
-  std::vector<int64_t> silu_shape = {int64_t{1} << 26};
   std::vector<DType> dtypes = {DType::kFloat32, DType::kBFloat16, DType::kFloat16};
-  if (options.quick) {
-    norm_shapes = {{16384, 1024}, {1024, 16384}};
-    silu_shape = {int64_t{1} << 24};
-    dtypes = {DType::kFloat32, DType::kBFloat16};
-  }
-  std::vector<Case> cases;
-  for (Op op : {Op::kLayerNormBackward, Op::kRmsNormBackward, Op::kLayerNormGrad, Op::kLayerNormGradBeta}) {
-    for (const auto& shape : norm_shapes) cases.push_back({op, shape});
-  }
-  cases.push_back({Op::kSiluBackward, silu_shape});
+  if (options.quick) dtypes = {DType::kFloat32, DType::kBFloat16};
 
   std::vector<Row> rows;
-  uint64_t seed = 1;
   if (!options.json) PrintHeader();
-  for (const Case& c : cases) {
+  for (const BenchCase& c : BenchCases(options.quick)) {
     if (!options.filter.empty() && std::string(OpName(c.op)).find(options.filter) == std::string::npos) continue;
     for (DType dtype : dtypes) {
-      const Problem problem(c.op, dtype, c.shape, seed++);
+      const Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype));
       for (size_t ti = 0; ti < thread_counts.size(); ++ti) {
         SetNumThreads(thread_counts[ti]);
         Plan plan;

@@ -15,5 +15,8 @@ struct BenchOptions {
 };
 int RunBench(const BenchOptions& options);
 
+// Errors against the float64 reference on the benchmark's inputs (JSON lines).
+int RunAccuracy(bool quick);
+
 }  // namespace tool
 }  // namespace gradops

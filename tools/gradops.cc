@@ -1,6 +1,6 @@
 // The gradops program: `gradops check` compares every operator with the
 // float64 reference; `gradops bench` measures them against the memory
-// bandwidth ceiling.
+// bandwidth ceiling; `gradops accuracy` reports errors on the bench's inputs.
 #include <cstdio>
 #include <cstring>
 
@@ -12,7 +12,8 @@ void Usage() {
   std::fprintf(stderr,
                "usage: gradops check                 every operator and dtype against the float64 reference\n"
                "       gradops bench [--quick] [--json] [--only NAME]\n"
-               "                                     time every operator; ratio to the triad ceiling\n");
+               "                                     time every operator; ratio to the triad ceiling\n"
+               "       gradops accuracy [--quick]    errors against the reference on the benchmark's inputs\n");
 }
 
 }  // namespace
@@ -34,6 +35,10 @@ int main(int argc, char** argv) {
       }
     }
     return gradops::tool::RunBench(options);
+  }
+  if (argc >= 2 && std::strcmp(argv[1], "accuracy") == 0) {
+    const bool quick = argc == 3 && std::strcmp(argv[2], "--quick") == 0;
+    if (argc == 2 || quick) return gradops::tool::RunAccuracy(quick);
   }
   Usage();
   return 2;

@@ -49,6 +49,21 @@ std::string ShapeString(const std::vector<int64_t>& shape) {
   return s;
 }
 
+std::vector<BenchCase> BenchCases(bool quick) {
+  std::vector<std::vector<int64_t>> norm_shapes = {{16384, 1024}, {4096, 4096}, {1024, 16384}, {256, 65536}};
+  std::vector<int64_t> silu_shape = {int64_t{1} << 26};
+  if (quick) {
+    norm_shapes = {{16384, 1024}, {1024, 16384}};
+    silu_shape = {int64_t{1} << 24};
+  }
+  std::vector<BenchCase> cases;
+  for (Op op : {Op::kLayerNormBackward, Op::kRmsNormBackward, Op::kLayerNormGrad, Op::kLayerNormGradBeta}) {
+    for (const auto& shape : norm_shapes) cases.push_back({op, shape});
+  }
+  cases.push_back({Op::kSiluBackward, silu_shape});
+  return cases;
+}
+
 enum { kDy, kX, kMean, kRstd, kGamma, kDx, kRes, kDgamma, kDbeta };
 
 Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed) : op_(op), dtype_(dtype) {
@@ -62,12 +77,13 @@ Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t
   buffers_.emplace_back(dtype, mn);                          // x
   buffers_.emplace_back(stat, std::vector<int64_t>{M_});     // mean or variance
   buffers_.emplace_back(stat, std::vector<int64_t>{M_});     // rstd
-  buffers_.emplace_back(dtype, std::vector<int64_t>{N_});    // gamma
+  // gamma, dgamma and dbeta in float32 (the mixed precision of training;
+  // PyTorch and oneDNN use it too), whatever the dtype of x.
+  buffers_.emplace_back(DType::kFloat32, std::vector<int64_t>{N_});  // gamma
   buffers_.emplace_back(dtype, mn);                          // dx
   buffers_.emplace_back(dtype, op == Op::kLayerNormGrad ? mn : std::vector<int64_t>{1});  // res_for_gamma
-  const DType grad = op == Op::kRmsNormBackward ? DType::kFloat32 : dtype;
-  buffers_.emplace_back(grad, std::vector<int64_t>{N_});     // dgamma
-  buffers_.emplace_back(grad, std::vector<int64_t>{N_});     // dbeta
+  buffers_.emplace_back(DType::kFloat32, std::vector<int64_t>{N_});  // dgamma
+  buffers_.emplace_back(DType::kFloat32, std::vector<int64_t>{N_});  // dbeta
   // The streams and ranges below are the contract with the peers' scripts.
   buffers_[kDy].Fill(seed * 8 + 0, -3, 3);
   buffers_[kX].Fill(seed * 8 + 1, silu ? -8 : -3, silu ? 8 : 3);
@@ -99,10 +115,10 @@ Status Problem::MakePlan(Plan* plan) const {
 
 double Problem::bytes_moved() const {
   const double e = static_cast<double>(DTypeSize(dtype_)), mn = static_cast<double>(M_) * N_;
-  const double rows = 4.0 * M_, cols = static_cast<double>(N_) * e;
+  const double rows = 4.0 * M_, cols = 4.0 * N_;  // float32 statistics and gamma-sized vectors
   switch (op_) {
     case Op::kLayerNormBackward: return 3 * mn * e + 2 * rows + 3 * cols;  // + gamma, dgamma, dbeta
-    case Op::kRmsNormBackward: return 3 * mn * e + rows + cols + 4.0 * N_;
+    case Op::kRmsNormBackward: return 3 * mn * e + rows + 2 * cols;
     case Op::kLayerNormGrad: return 4 * mn * e + 2 * rows + cols;         // + res_for_gamma written
     case Op::kLayerNormGradBeta: return 2 * mn * e + 2 * cols;
     case Op::kSiluBackward: return 3 * mn * e;

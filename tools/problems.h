@@ -60,5 +60,20 @@ class Problem {
 
 std::string ShapeString(const std::vector<int64_t>& shape);
 
+// The seed of the benchmark's problem for an operator and dtype: the same
+// inputs in `gradops bench`, `gradops accuracy` and the peers' scripts.
+inline uint64_t ProblemSeed(Op op, DType dtype) {
+  return 1 + 10 * static_cast<uint64_t>(op) + static_cast<uint64_t>(dtype);
+}
+
+// The benchmark's cases: the norm operators on 16384x1024, 4096x4096,
+// 1024x16384 and 256x65536 (quick: the first and third), SiLU on 2^26
+// elements (quick: 2^24).
+struct BenchCase {
+  Op op;
+  std::vector<int64_t> shape;
+};
+std::vector<BenchCase> BenchCases(bool quick);
+
 }  // namespace tool
 }  // namespace gradops

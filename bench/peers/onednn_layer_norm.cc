@@ -68,10 +68,9 @@ int main(int argc, char** argv) {
   engine eng(engine::kind::cpu, 0);
   stream strm(eng);
   const float eps = 1e-5f;
-  uint64_t seed = 1;
   for (int a = 4; a + 1 < argc; a += 2) {
     const int64_t M = std::atoll(argv[a]), N = std::atoll(argv[a + 1]);
-    const Problem problem(Op::kLayerNormBackward, dtype, {M, N}, seed++);
+    const Problem problem(Op::kLayerNormBackward, dtype, {M, N}, ProblemSeed(Op::kLayerNormBackward, dtype));
     const LayerNormBackwardArgs& args = problem.layer_norm_args();
     const ref::NormGrads want = ref::LayerNormBackward(args);
 

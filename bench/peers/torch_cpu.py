@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Peer: PyTorch on the CPU, on the same inputs as `gradops bench`.
+
+LayerNorm backward through aten.native_layer_norm_backward, RMSNorm backward
+through autograd of its forward definition, SiLU backward through
+aten.silu_backward. Inputs are drawn exactly as tools/problems.cc draws them
+(splitmix64 hashes of stream and index), so the data is bit-identical to
+gradops'. Prints one JSON object per line: time, GB/s and the largest error of
+each output against the same operation in float64.
+
+    torch_cpu.py --threads 2 --reps 7 [--quick]
+"""
+import argparse
+import json
+import time
+
+import numpy as np
+import torch
+
+OPS = {"layer_norm_backward": 0, "rms_norm_backward": 1, "silu_backward": 4}
+DTYPES = {"float32": (0, torch.float32), "float16": (1, torch.float16), "bfloat16": (2, torch.bfloat16)}
+MASK64 = (1 << 64) - 1
+
+
+def hash_uniform(stream, n, lo, hi):
+    """lo + (hi - lo) * u in float32, u = (splitmix64(stream * 2^32 + i) >> 40) * 2^-24."""
+    with np.errstate(over="ignore"):
+        z = (np.uint64((stream << 32) & MASK64) + np.arange(n, dtype=np.uint64)
+             + np.uint64(0x9E3779B97F4A7C15))
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
+    u = (z >> np.uint64(40)).astype(np.float32) * np.float32(2.0 ** -24)
+    return np.float32(lo) + np.float32(hi - lo) * u
+
+
+def fill(stream, shape, lo, hi, dtype):
+    """A tensor as Buffer::Fill makes it: rounded to dtype, zeros replaced by hi / 2."""
+    v = torch.from_numpy(hash_uniform(stream, int(np.prod(shape)), lo, hi)).to(dtype)
+    v = torch.where(v == 0, torch.tensor(hi / 2, dtype=dtype), v)
+    return v.reshape(shape)
+
+
+def median_ms(fn, reps):
+    fn()
+    times = []
+    for _ in range(reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return sorted(times)[len(times) // 2]
+
+
+def max_error(got, want):
+    got, want = got.double(), want.double()
+    finite = want[torch.isfinite(want)]
+    scale = max(1.0, float(finite.abs().max())) if finite.numel() else 1.0
+    return float((got - want).abs().max()) / scale
+
+
+def inputs(op, dtype_name, shape):
+    seed = 1 + 10 * OPS[op] + DTYPES[dtype_name][0]
+    dt = DTYPES[dtype_name][1]
+    silu = op == "silu_backward"
+    dy = fill(seed * 8 + 0, shape, -3, 3, dt)
+    x = fill(seed * 8 + 1, shape, -8 if silu else -3, 8 if silu else 3, dt)
+    if silu:
+        return dy, x, None, None, None
+    M, N = shape
+    mean = fill(seed * 8 + 2, (M, 1), -1, 1, torch.float32)
+    rstd = fill(seed * 8 + 3, (M, 1), 0.1, 3, torch.float32)
+    gamma = fill(seed * 8 + 4, (N,), -3, 3, torch.float32)  # float32, as in tools/problems.cc
+    return dy, x, mean, rstd, gamma
+
+
+def layer_norm(dy, x, mean, rstd, gamma):
+    N = x.shape[-1]
+    beta = torch.zeros_like(gamma)  # unused by the maths; the op wants it for the dbeta output
+    return torch.ops.aten.native_layer_norm_backward(dy, x, [N], mean, rstd, gamma, beta, [True, True, True])
+
+
+def rms_norm_graph(x, gamma):
+    """Autograd graph of the RMSNorm forward (rstd from x itself, eps 1e-6)."""
+    x = x.detach().requires_grad_(True)
+    g = gamma.detach().requires_grad_(True)
+    y = torch.nn.functional.rms_norm(x, [x.shape[-1]], g, 1e-6)
+    return x, g, y
+
+
+def measure(op, dtype_name, shape, threads, reps):
+    torch.set_num_threads(threads)
+    dy, x, mean, rstd, gamma = inputs(op, dtype_name, shape)
+    elem = torch.tensor([], dtype=DTYPES[dtype_name][1]).element_size()
+    numel = int(np.prod(shape))
+    if op == "layer_norm_backward":
+        M, N = shape
+        ms = median_ms(lambda: layer_norm(dy, x, mean, rstd, gamma), reps)
+        got = layer_norm(dy, x, mean, rstd, gamma)
+        want = layer_norm(dy.double(), x.double(), mean.double(), rstd.double(), gamma.double())
+        errors = dict(zip(["dx", "dgamma", "dbeta"], [max_error(g, w) for g, w in zip(got, want)]))
+        moved = 3 * numel * elem + 2 * 4 * M + 3 * 4 * N
+    elif op == "rms_norm_backward":
+        M, N = shape
+        xg, gg, y = rms_norm_graph(x, gamma)
+        ms = median_ms(lambda: torch.autograd.grad(y, (xg, gg), dy, retain_graph=True), reps)
+        got = torch.autograd.grad(y, (xg, gg), dy, retain_graph=True)
+        xd, gd, yd = rms_norm_graph(x.double(), gamma.double())
+        want = torch.autograd.grad(yd, (xd, gd), dy.double())
+        errors = {"dx": max_error(got[0], want[0]), "dgamma": max_error(got[1], want[1])}
+        moved = 3 * numel * elem + 4 * M + 2 * 4 * N
+    else:
+        ms = median_ms(lambda: torch.ops.aten.silu_backward(dy, x), reps)
+        got = torch.ops.aten.silu_backward(dy, x)
+        errors = {"dx": max_error(got, torch.ops.aten.silu_backward(dy.double(), x.double()))}
+        moved = 3 * numel * elem
+    return {"system": "pytorch " + torch.__version__.split("+")[0], "op": op, "dtype": dtype_name,
+            "shape": list(shape), "threads": threads, "ms": round(ms, 4), "gbps": round(moved / (ms * 1e6), 2),
+            "max_error": {k: float("%.3e" % v) for k, v in errors.items()}}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--threads", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--reps", type=int, default=7)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    norm_shapes = [(16384, 1024), (1024, 16384)] if args.quick else \
+        [(16384, 1024), (4096, 4096), (1024, 16384), (256, 65536)]
+    silu_shape = (1 << 24,) if args.quick else (1 << 26,)
+    dtypes = ["float32", "bfloat16"] if args.quick else ["float32", "bfloat16", "float16"]
+    cases = [(op, s) for op in ("layer_norm_backward", "rms_norm_backward") for s in norm_shapes]
+    cases.append(("silu_backward", silu_shape))
+    for op, shape in cases:
+        for dtype_name in dtypes:
+            for threads in args.threads:
+                print(json.dumps(measure(op, dtype_name, shape, threads, args.reps)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
