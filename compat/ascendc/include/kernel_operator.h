@@ -2,7 +2,7 @@
 // half, GlobalTensor / LocalTensor, TPipe / TQue / TBuf over a 192 KiB
 // Unified Buffer per block, DataCopy, block indices, tiling data, and the
 // high-level LayerNormGrad and LayerNormGradBeta functions. Kernels run
-// through ICPU_RUN_KF (tikicpulib.h). docs/compat/ascendc.md lists what is
+// through ICPU_RUN_KF (tikicpulib.h). docs/compatibility.md lists what is
 // provided.
 #pragma once
 
