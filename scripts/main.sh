@@ -8,3 +8,4 @@ bash scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
 cmake --build build -j2
 ./build/gradops check
+./build/gradops bench --quick
