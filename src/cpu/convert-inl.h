@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "core/dtype.h"
 #include "hwy/highway.h"
@@ -46,14 +47,16 @@ HWY_INLINE hn::Vec<DF> LoadF32(DF df, const hwy::float16_t* p) {
   return hn::PromoteTo(df, hn::LoadU(dh, p));
 }
 
+// Encode: float32 lanes as the storage type's bits (float32 lanes unchanged,
+// 16-bit types as uint16 lanes), for plain or streaming stores.
 template <class DF>
-HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, float* p) {
-  hn::StoreU(v, df, p);
+HWY_INLINE hn::Vec<DF> Encode(DF, hn::Vec<DF> v, const float*) {
+  return v;
 }
 
 // Scalar math: bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16; NaN -> quiet NaN.
 template <class DF>
-HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> Encode(DF df, hn::Vec<DF> v, const hwy::bfloat16_t*) {
   const hn::RebindToUnsigned<DF> du32;
   const hn::RebindToSigned<DF> di32;
   const hn::Rebind<uint16_t, DF> du16;
@@ -63,21 +66,41 @@ HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::bfloat16_t* p) {
   const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
   const auto is_nan = hn::RebindMask(du32, hn::IsNaN(v));
   const auto out = hn::ShiftRight<16>(hn::IfThenElse(is_nan, quiet_nan, rounded));
-  hn::StoreU(hn::DemoteTo(du16, hn::BitCast(di32, out)), du16, reinterpret_cast<uint16_t*>(p));
+  return hn::DemoteTo(du16, hn::BitCast(di32, out));
 }
 
 template <class DF>
-HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, hwy::float16_t* p) {
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> Encode(DF df, hn::Vec<DF> v, const hwy::float16_t*) {
+  const hn::Rebind<uint16_t, DF> du16;
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2 && !defined(HWY_DISABLE_F16C)
   // vcvtps2ph with rounding mode 0: nearest, ties to even.
   const hn::Rebind<hwy::float16_t, DF> dh;
-  hn::StoreU(hn::DemoteTo(dh, v), dh, p);
+  return hn::BitCast(du16, hn::DemoteTo(dh, v));
 #else
   HWY_ALIGN float lanes[hn::MaxLanes(df)];
+  HWY_ALIGN uint16_t out[hn::MaxLanes(df)];
   hn::Store(v, df, lanes);
-  uint16_t* out = reinterpret_cast<uint16_t*>(p);
   for (size_t i = 0; i < hn::Lanes(df); ++i) out[i] = FloatToFloat16(lanes[i]);
+  return hn::Load(du16, out);
 #endif
+}
+
+// The storage bits a T* points at: float, or uint16_t for 16-bit types.
+template <typename T>
+using Bits = std::conditional_t<sizeof(T) == 4, float, uint16_t>;
+
+template <class DF, typename T>
+HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, T* p) {
+  const auto e = Encode(df, v, static_cast<const T*>(p));
+  hn::StoreU(e, hn::DFromV<decltype(e)>(), reinterpret_cast<Bits<T>*>(p));
+}
+
+// A non-temporal store (bypasses the caches): p must be aligned to the
+// stored vector's size. Callers end a streaming pass with hwy::FlushStream.
+template <class DF, typename T>
+HWY_INLINE void StreamF32(DF df, hn::Vec<DF> v, T* p) {
+  const auto e = Encode(df, v, static_cast<const T*>(p));
+  hn::Stream(e, hn::DFromV<decltype(e)>(), reinterpret_cast<Bits<T>*>(p));
 }
 
 // The same for the last n < Lanes(df) elements of a row: lanes past n load as

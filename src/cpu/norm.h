@@ -69,6 +69,7 @@ struct NormSchedule {
   int block_rows = 1;       // rows sharing one sweep of the column partials
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
+  bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
   size_t gamma_offset = 0, partial_offset = 0, scratch_offset = 0, scratch_per_thread = 0;
   size_t workspace_bytes = 0;
 };
@@ -99,6 +100,7 @@ struct NormKernelParams {
   int64_t N = 0;
   float inv_n = 0.0f;
   bool want_dx = false, want_res = false;
+  bool stream_dx = false;  // non-temporal stores for dx rows aligned to the vector size
 };
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block);

@@ -8,6 +8,7 @@
 
 #include "cpu/convert-inl.h"
 #include "cpu/norm.h"
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -79,7 +80,7 @@ constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
 // The grouping is the reference's, so infinities and NaN propagate alike, and
 // g - a and x_hat - c cancel exactly where the reference's terms do.
 template <typename T, int kVecs, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
-HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, int64_t j, size_t left) {
+HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bool stream, int64_t j, size_t left) {
   const size_t L = hn::Lanes(df);
   const auto load = [&](const auto* p) HWY_ATTR {
     if constexpr (kTail) return LoadF32Tail(df, p, left);
@@ -87,6 +88,11 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, in
   };
   const auto store = [&](hn::Vec<DF> v, auto* p) HWY_ATTR {
     if constexpr (kTail) StoreF32Tail(df, v, p, left);
+    else StoreF32(df, v, p);
+  };
+  const auto store_dx = [&](hn::Vec<DF> v, T* p, bool stream) HWY_ATTR {
+    if constexpr (kTail) StoreF32Tail(df, v, p, left);
+    else if (stream) StreamF32(df, v, p);
     else StoreF32(df, v, p);
   };
   // Per vector v: gamma, and the dgamma/dbeta partials held across the rows.
@@ -109,6 +115,8 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, in
     const T* x = static_cast<const T*>(block.x[r]) + j;
     const T* dy = static_cast<const T*>(block.dy[r]) + j;
     T* dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
+    // Streaming needs every stored vector aligned: the row's start decides.
+    const bool stream_row = stream && reinterpret_cast<uintptr_t>(block.dx[r]) % (L * sizeof(T)) == 0;
     T* res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
     const auto mean = hn::Set(df, k.mean[r]), rstd = hn::Set(df, k.rstd[r]);
     const auto a = hn::Set(df, k.a[r]), b = hn::Set(df, k.b[r]), c = hn::Set(df, k.c[r]);
@@ -117,7 +125,7 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, in
       const auto xh = hn::Mul(hn::Sub(load(x + v * L), mean), rstd);
       if constexpr (kDx) {
         const auto g = hn::Sub(hn::Mul(vdy, gamma), a);
-        store(hn::Mul(rstd, hn::NegMulAdd(hn::Sub(xh, c), b, g)), dx + v * L);
+        store_dx(hn::Mul(rstd, hn::NegMulAdd(hn::Sub(xh, c), b, g)), dx + v * L, stream_row);
       }
       if constexpr (kRes) store(xh, res + v * L);
       if constexpr (kAcc) {
@@ -135,13 +143,16 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, in
 }
 
 template <typename T, bool kDx, bool kRes, bool kAcc>
-void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k) {
+void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   int64_t j = 0;
-  for (; j + kUnroll * L <= n; j += kUnroll * L) Columns<T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, j, 0);
-  for (; j + L <= n; j += L) Columns<T, 1, false, kDx, kRes, kAcc>(df, block, k, j, 0);
-  if (j < n) Columns<T, 1, true, kDx, kRes, kAcc>(df, block, k, j, static_cast<size_t>(n - j));
+  for (; j + kUnroll * L <= n; j += kUnroll * L) {
+    Columns<T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
+  }
+  for (; j + L <= n; j += L) Columns<T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
+  if (j < n) Columns<T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, j, static_cast<size_t>(n - j));
+  if (stream) hwy::FlushStream();
 }
 
 template <typename T>
@@ -163,11 +174,11 @@ void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
   // Pass 2: one sweep over the columns for the whole block.
   const bool acc = block.dgamma != nullptr;
   if (p.want_dx && p.want_res) {
-    acc ? SweepColumns<T, true, true, true>(block, p.N, k) : SweepColumns<T, true, true, false>(block, p.N, k);
+    acc ? SweepColumns<T, true, true, true>(block, p.N, k, p.stream_dx) : SweepColumns<T, true, true, false>(block, p.N, k, p.stream_dx);
   } else if (p.want_dx) {
-    acc ? SweepColumns<T, true, false, true>(block, p.N, k) : SweepColumns<T, true, false, false>(block, p.N, k);
+    acc ? SweepColumns<T, true, false, true>(block, p.N, k, p.stream_dx) : SweepColumns<T, true, false, false>(block, p.N, k, p.stream_dx);
   } else if (acc) {
-    SweepColumns<T, false, false, true>(block, p.N, k);
+    SweepColumns<T, false, false, true>(block, p.N, k, p.stream_dx);
   }
 }
 

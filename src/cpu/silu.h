@@ -24,15 +24,18 @@ struct SiluProblem {
 struct SiluSchedule {
   int threads = 1;
   int64_t task_elements = 1;
-  bool simd = false;  // same dtype everywhere and a unit-stride dx
+  bool simd = false;    // same dtype everywhere and a unit-stride dx
+  bool stream = false;  // dx far larger than the caches: non-temporal stores
 };
 
 SiluSchedule ScheduleSilu(const SiluProblem& problem, int threads);
 void RunSilu(const SiluProblem& problem, const SiluSchedule& schedule);
 
 // SIMD span: n elements of dx (contiguous); dy and x advance by step 1, or
-// stay on one element with step 0.
-void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n);
+// stay on one element with step 0. With `stream`, an aligned dx is stored
+// non-temporally.
+void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
+              bool stream);
 
 }  // namespace cpu
 }  // namespace gradops

@@ -28,6 +28,8 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   const int last = p.rank - 1;
   const bool same_dtype = p.dtype[0] == p.dtype[2] && p.dtype[1] == p.dtype[2];
   s.simd = same_dtype && p.stride[2][last] == 1 && p.stride[0][last] <= 1 && p.stride[1][last] <= 1;
+  // As for the norm kernels: non-temporal stores only well past the caches.
+  s.stream = s.simd && static_cast<double>(p.numel) * DTypeSize(p.dtype[2]) >= 64.0 * (1 << 20);
   return s;
 }
 
@@ -55,7 +57,7 @@ void RunSilu(const SiluProblem& p, const SiluSchedule& s) {
                  static_cast<int>(p.stride[0][last]),
                  static_cast<const char*>(p.data[1]) + offset[1] * elem,
                  static_cast<int>(p.stride[1][last]),
-                 static_cast<char*>(p.data[2]) + offset[2] * elem, run);
+                 static_cast<char*>(p.data[2]) + offset[2] * elem, run, s.stream);
       } else {
         const int64_t step[3] = {p.stride[0][last], p.stride[1][last], p.stride[2][last]};
         for (int64_t k = 0; k < run; ++k) {
