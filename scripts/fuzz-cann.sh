@@ -16,7 +16,7 @@ cxx="${CXX:-$(command -v clang++-14 || command -v clang++)}"
 jobs="${JOBS:-2}"
 
 cmake -S "${root}/tests/cann/fuzz" -B "${build}" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_C_COMPILER="${cc}" -DCMAKE_CXX_COMPILER="${cxx}" >/dev/null
+  -DCMAKE_C_COMPILER="${cc}" -DCMAKE_CXX_COMPILER="${cxx}" -DGRADOPS_CUDA=OFF >/dev/null
 cmake --build "${build}" --target cann_fuzz -j "${jobs}"
 
 mkdir -p "${build}/corpus" "${build}/artifacts"

@@ -10,7 +10,7 @@ build=build
 flags=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${1:-}" = "--sanitize" ]; then
   build=build-sanitize
-  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRADOPS_SANITIZE=address,undefined)
+  flags=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DGRADOPS_SANITIZE=address,undefined -DGRADOPS_CUDA=OFF)
 fi
 cmake -S . -B "$build" "${flags[@]}"
 cmake --build "$build" -j2

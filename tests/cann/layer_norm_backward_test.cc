@@ -245,7 +245,9 @@ TEST_F(LayerNormBackwardTest, DestroyedDescriptorIsRefused) {
                                                    nullptr, p.mask, p.dx->get(), p.dgamma->get(), p.dbeta->get(),
                                                    &p.workspace_size, &p.executor),
             ACLNN_ERR_PARAM_INVALID);
-  p.x.release();  // its descriptor is gone; the buffer leaks on purpose
+  // The holder's own destroy of the stale descriptor is refused the same way;
+  // its buffer is freed.
+  p.x.reset();
 }
 
 // --- results ---

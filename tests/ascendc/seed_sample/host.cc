@@ -81,5 +81,8 @@ int main() {
   }
   std::printf("%s (%zu of %u values out of tolerance)\n", failures == 0 ? "test pass!" : "test failed!", failures,
               2 * N);
+  for (float* p : {x, dy, variance, mean, gamma, pdX, res}) AscendC::GmFree(p);
+  AscendC::GmFree(tilingGm);
+  AscendC::GmFree(workspace);
   return failures == 0 ? 0 : 1;
 }

@@ -83,7 +83,7 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
                            void* tensorData) {
   aclTensor* tensor = new (std::nothrow) aclTensor();
   if (tensor == nullptr) return Fail<aclTensor*>(nullptr, "aclCreateTensor: out of memory");
-  const TensorDescription d{viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
+  const TensorDescription d{viewDims, viewDimsNum, static_cast<int32_t>(dataType), stride, offset, format, storageDims, storageDimsNum,
                             tensorData};
   const std::string error = DescribeTensor(d, tensor);
   if (!error.empty()) {
@@ -99,7 +99,7 @@ aclnnStatus aclInitTensor(aclTensor* tensor, const int64_t* viewDims, uint64_t v
                           uint64_t storageDimsNum, void* tensorData) {
   if (tensor == nullptr) return Fail(ACLNN_ERR_PARAM_NULLPTR, "aclInitTensor: tensor is null");
   if (!IsLive(tensor)) return Fail(ACLNN_ERR_PARAM_INVALID, "aclInitTensor: not a live aclTensor");
-  const TensorDescription d{viewDims, viewDimsNum, dataType, stride, offset, format, storageDims, storageDimsNum,
+  const TensorDescription d{viewDims, viewDimsNum, static_cast<int32_t>(dataType), stride, offset, format, storageDims, storageDimsNum,
                             tensorData};
   const std::string error = DescribeTensor(d, tensor);
   if (!error.empty()) return Fail(ACLNN_ERR_PARAM_INVALID, "aclInitTensor: " + error);

@@ -40,7 +40,7 @@ namespace cann {
 struct TensorDescription {
   const int64_t* view_dims;
   uint64_t view_rank;
-  aclDataType dtype;
+  int32_t dtype;  // as an integer until checked: a caller may pass any value
   const int64_t* strides;
   int64_t offset;
   aclFormat format;

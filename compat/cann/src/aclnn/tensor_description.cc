@@ -10,7 +10,11 @@ namespace gradops {
 namespace cann {
 namespace {
 
-bool KnownDType(aclDataType dtype) { return dtype == ACL_STRING || aclDataTypeSize(dtype) > 0; }
+bool KnownDType(int32_t dtype) {
+  // Only values inside the enumeration's range may become an aclDataType.
+  if (dtype < ACL_DT_UNDEFINED || dtype > ACL_FLOAT4_E1M2) return false;
+  return dtype == ACL_STRING || aclDataTypeSize(static_cast<aclDataType>(dtype)) > 0;
+}
 
 std::string CheckDims(const char* name, const int64_t* dims, uint64_t rank) {
   const std::string n = name;
@@ -76,7 +80,7 @@ std::string DescribeTensor(const TensorDescription& d, aclTensor* tensor) {
   }
 
   aclTensor t;
-  t.dtype = d.dtype;
+  t.dtype = static_cast<aclDataType>(d.dtype);  // known: checked above
   t.format = d.format;
   t.rank = static_cast<int>(d.view_rank);
   t.offset = d.offset;
