@@ -11,7 +11,7 @@ namespace {
 void Usage() {
   std::fprintf(stderr,
                "usage: gradops check                 every operator and dtype against the float64 reference\n"
-               "       gradops bench [--quick] [--json] [--only NAME]\n"
+               "       gradops bench [--quick] [--json] [--only NAME] [--device cpu|cuda]\n"
                "                                     time every operator; ratio to the triad ceiling\n"
                "       gradops accuracy [--quick]    errors against the reference on the benchmark's inputs\n");
 }
@@ -29,12 +29,15 @@ int main(int argc, char** argv) {
         options.json = true;
       } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
         options.filter = argv[++i];
+      } else if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc &&
+                 (std::strcmp(argv[i + 1], "cpu") == 0 || std::strcmp(argv[i + 1], "cuda") == 0)) {
+        options.device = argv[++i];
       } else {
         Usage();
         return 2;
       }
     }
-    return gradops::tool::RunBench(options);
+    return options.device == "cuda" ? gradops::tool::RunBenchCuda(options) : gradops::tool::RunBench(options);
   }
   if (argc >= 2 && std::strcmp(argv[1], "accuracy") == 0) {
     const bool quick = argc == 3 && std::strcmp(argv[2], "--quick") == 0;

@@ -113,6 +113,20 @@ Status Problem::MakePlan(Plan* plan) const {
   return Status(StatusCode::kInvalidArgument, "op: unknown");
 }
 
+void Problem::Relocate(void* (*move)(const void* data, size_t bytes)) {
+  for (Buffer& b : buffers_) {
+    void* const old = b.view.data;
+    void* const now = move(old, b.storage.size() * sizeof(uint32_t));
+    for (TensorView* v : {&ln_.dy, &ln_.x, &ln_.mean, &ln_.rstd, &ln_.dx, &ln_.dgamma, &ln_.dbeta, &rms_.dy, &rms_.x,
+                          &rms_.rstd, &rms_.gamma, &rms_.dx, &rms_.dgamma, &grad_.dy, &grad_.x, &grad_.variance,
+                          &grad_.mean, &grad_.gamma, &grad_.dx, &grad_.res_for_gamma, &beta_.res_for_gamma,
+                          &beta_.dy, &beta_.dgamma, &beta_.dbeta, &silu_.dy, &silu_.x, &silu_.dx}) {
+      if (v->data == old) v->data = now;
+    }
+    b.view.data = now;  // ln_.gamma points at this view
+  }
+}
+
 double Problem::bytes_moved() const {
   const double e = static_cast<double>(DTypeSize(dtype_)), mn = static_cast<double>(M_) * N_;
   const double rows = 4.0 * M_, cols = 4.0 * N_;  // float32 statistics and gamma-sized vectors

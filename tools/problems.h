@@ -43,6 +43,10 @@ class Problem {
   double bytes_moved() const;
   // Largest error against the float64 reference, per output; false on failure.
   bool Check(std::vector<std::pair<std::string, double>>* errors) const;
+  // Points every argument at move(buffer, bytes) instead of the buffer
+  // (a device copy, for `gradops bench --device cuda`); Check then no longer
+  // applies.
+  void Relocate(void* (*move)(const void* data, size_t bytes));
   // The LayerNorm backward arguments (inputs and outputs), for peers.
   const LayerNormBackwardArgs& layer_norm_args() const { return ln_; }
 

@@ -14,6 +14,7 @@ enum class StatusCode : int {
   kInvalidArgument = 2,    // dtype, shape, stride or value breaks a rule (CANN: 161002)
   kWorkspaceTooSmall = 3,  // Run was given less workspace than Plan reported
   kInvalidPlan = 4,        // Run was given a plan that was never filled in
+  kRuntimeError = 5,       // a device failed while running (CANN: 361001)
 };
 
 class Status {

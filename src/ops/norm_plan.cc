@@ -2,6 +2,9 @@
 
 #include "core/parallel.h"
 #include "ops/planned_op.h"
+#if GRADOPS_HAVE_CUDA
+#include "cuda/cuda_ops.h"
+#endif
 
 namespace gradops {
 namespace {
@@ -13,7 +16,10 @@ class NormOp final : public internal::PlannedOp {
   const char* name() const override { return name_; }
   size_t workspace_bytes() const override { return schedule_.workspace_bytes; }
   int threads() const override { return schedule_.threads; }
-  void Execute(void* workspace) const override { cpu::RunNorm(problem_, schedule_, workspace); }
+  Status Execute(void* workspace) const override {
+    cpu::RunNorm(problem_, schedule_, workspace);
+    return Status::Ok();
+  }
 
  private:
   const char* name_;
@@ -58,6 +64,11 @@ cpu::RowStat RowStatConstant(float value) {
 }
 
 Status MakeNormPlan(const char* name, const cpu::NormProblem& problem, Plan* plan) {
+#if GRADOPS_HAVE_CUDA
+  bool on_device = false;
+  const Status placed = cuda::PlanNormOnDevice(name, problem, plan, &on_device);
+  if (!placed.ok() || on_device) return placed;
+#endif
   *plan = Plan(std::make_shared<NormOp>(name, problem, ConfiguredThreads()));
   return Status::Ok();
 }

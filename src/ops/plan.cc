@@ -27,8 +27,7 @@ Status Run(const Plan& plan, void* workspace, size_t workspace_bytes) {
     return Status(StatusCode::kNullPointer, std::string("workspace: null, ") + plan.op_name() + " needs " +
                                                 std::to_string(need) + " bytes");
   }
-  plan.op()->Execute(workspace);
-  return Status::Ok();
+  return plan.op()->Execute(workspace);
 }
 
 }  // namespace gradops

@@ -14,8 +14,10 @@ class PlannedOp {
   virtual const char* name() const = 0;
   virtual size_t workspace_bytes() const = 0;
   virtual int threads() const = 0;
-  // No validation: the arguments were checked when the plan was made.
-  virtual void Execute(void* workspace) const = 0;
+  // No validation of the arguments: they were checked when the plan was made.
+  // Fails only for what planning could not know (a device's workspace or
+  // launch), writing nothing then.
+  virtual Status Execute(void* workspace) const = 0;
 };
 
 }  // namespace internal

@@ -5,6 +5,9 @@
 #include "cpu/silu.h"
 #include "ops/planned_op.h"
 #include "ops/validate.h"
+#if GRADOPS_HAVE_CUDA
+#include "cuda/cuda_ops.h"
+#endif
 
 namespace gradops {
 namespace {
@@ -16,7 +19,10 @@ class SiluOp final : public internal::PlannedOp {
   const char* name() const override { return "silu_backward"; }
   size_t workspace_bytes() const override { return 0; }
   int threads() const override { return schedule_.threads; }
-  void Execute(void*) const override { cpu::RunSilu(problem_, schedule_); }
+  Status Execute(void*) const override {
+    cpu::RunSilu(problem_, schedule_);
+    return Status::Ok();
+  }
 
  private:
   cpu::SiluProblem problem_;
@@ -103,6 +109,11 @@ Status PlanSiluBackward(const SiluBackwardArgs& a, Plan* plan) {
     p.dtype[k] = views[k]->dtype;
     p.data[k] = static_cast<char*>(views[k]->data) + views[k]->offset * static_cast<int64_t>(DTypeSize(p.dtype[k]));
   }
+#if GRADOPS_HAVE_CUDA
+  bool on_device = false;
+  const Status placed = cuda::PlanSiluOnDevice(p, plan, &on_device);
+  if (!placed.ok() || on_device) return placed;
+#endif
   *plan = Plan(std::make_shared<SiluOp>(p, ConfiguredThreads()));
   return Status::Ok();
 }

@@ -24,6 +24,7 @@ aclnnStatus FromStatus(const char* api, const Status& status, const char* glossa
     case StatusCode::kNullPointer: return Fail(ACLNN_ERR_PARAM_NULLPTR, message);
     case StatusCode::kInvalidArgument:
     case StatusCode::kWorkspaceTooSmall: return Fail(ACLNN_ERR_PARAM_INVALID, message);
+    case StatusCode::kRuntimeError: return Fail(ACLNN_ERR_RUNTIME_ERROR, message);
     default: return Fail(ACLNN_ERR_INNER, message);
   }
 }
