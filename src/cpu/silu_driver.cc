@@ -16,7 +16,8 @@ float SiluGradScalar(float dy, float x) {
   const float e = std::exp(-std::fabs(x));
   const float inv = 1.0f / (1.0f + e);
   const float s = x >= 0.0f ? inv : e * inv;
-  return dy * s * std::fma(x, 1.0f - s, 1.0f);
+  const float one_minus_s = x >= 0.0f ? e * inv : inv;
+  return dy * s * std::fma(x, one_minus_s, 1.0f);
 }
 
 }  // namespace

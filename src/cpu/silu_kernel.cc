@@ -15,11 +15,12 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Scalar math: e = exp(-|x|); s = x >= 0 ? 1 / (1 + e) : e / (1 + e);
+// Scalar math: e = exp(-|x|); inv = 1 / (1 + e);
+//              s = x >= 0 ? inv : e * inv;  1 - s = x >= 0 ? e * inv : inv;
 //              dx = dy * s * (1 + x * (1 - s)).
-// 1 / (1 + e), with 1 + e in [1, 2]: the hardware estimate refined by one
-// Newton step, r = r0 * (2 - d * r0), within 2 ulp of the quotient at far
-// less cost than a division.
+// 1 - s comes from e directly, never as a difference, so it keeps full
+// precision where s is close to 1. 1 / (1 + e), with 1 + e in [1, 2], is the
+// hardware estimate refined by one Newton step, r = r0 * (2 - d * r0).
 template <class DF, class V>
 HWY_INLINE V SiluGrad(DF df, V dy, V x) {
   const auto one = hn::Set(df, 1.0f);
@@ -27,8 +28,11 @@ HWY_INLINE V SiluGrad(DF df, V dy, V x) {
   const auto d = hn::Add(one, e);
   const auto r0 = hn::ApproximateReciprocal(d);
   const auto inv = hn::Mul(r0, hn::NegMulAdd(d, r0, hn::Set(df, 2.0f)));
-  const auto s = hn::IfThenElse(hn::Ge(x, hn::Zero(df)), inv, hn::Mul(e, inv));
-  return hn::Mul(hn::Mul(dy, s), hn::MulAdd(x, hn::Sub(one, s), one));
+  const auto e_inv = hn::Mul(e, inv);
+  const auto positive = hn::Ge(x, hn::Zero(df));
+  const auto s = hn::IfThenElse(positive, inv, e_inv);
+  const auto one_minus_s = hn::IfThenElse(positive, e_inv, inv);
+  return hn::Mul(hn::Mul(dy, s), hn::MulAdd(x, one_minus_s, one));
 }
 
 // kDyStep/kXStep: 1 for a contiguous input, 0 for one broadcast element.
