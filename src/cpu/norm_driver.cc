@@ -63,8 +63,9 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // Block rows: the block's x and dy rows should stay in the 1-2 MiB L2.
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
   s.block_rows = static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8));
-  // Chunks: about 64 of them, 16..1024 rows each, a function of M alone.
-  s.chunk_rows = std::clamp<int64_t>((p.M + 63) / 64, 16, 1024);
+  // Chunks: about 256 of them, 32..256 rows each, a function of M alone (rows
+  // within a chunk are summed in order, so fewer rows per chunk, less error).
+  s.chunk_rows = std::clamp<int64_t>((p.M + 255) / 256, 32, 256);
   s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
 
   // Streaming stores skip the read-for-ownership of dx's lines, a quarter of
@@ -151,18 +152,25 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   });
 
   if (!want_acc) return;
-  // Final sums: column tiles in parallel, chunks added in order within each.
+  // Final sums: column tiles in parallel; within each, the chunks' partials
+  // are added pairwise in place (chunk c += chunk c + stride, for strides
+  // 1, 2, 4, ...), a fixed order whose rounding error grows with log2 of the
+  // chunk count rather than with the count.
   constexpr int64_t kTile = 2048;
   const int64_t tiles = (N + kTile - 1) / kTile;
   ParallelFor(tiles, s.threads, [&](int64_t tile, int) {
     const int64_t j0 = tile * kTile, j1 = std::min(N, j0 + kTile);
-    float sums[2][kTile];
-    for (int k = 0; k < 2; ++k) {
-      std::fill(sums[k], sums[k] + (j1 - j0), 0.0f);
-      for (int64_t chunk = 0; chunk < s.chunks; ++chunk) {
-        const float* part = partials + (chunk * 2 + k) * N;
-        for (int64_t j = j0; j < j1; ++j) sums[k][j - j0] += part[j];
+    float zeros[kTile] = {};
+    const float* sums[2] = {zeros, zeros};  // no chunks (M = 0): zero-filled gradients
+    for (int k = 0; k < 2 && s.chunks > 0; ++k) {
+      for (int64_t stride = 1; stride < s.chunks; stride *= 2) {
+        for (int64_t c = 0; c + stride < s.chunks; c += 2 * stride) {
+          float* into = partials + (c * 2 + k) * N;
+          const float* from = partials + ((c + stride) * 2 + k) * N;
+          for (int64_t j = j0; j < j1; ++j) into[j] += from[j];
+        }
       }
+      sums[k] = partials + k * N + j0;
     }
     if (p.want_dgamma) {
       int64_t i = 0;
