@@ -96,6 +96,31 @@ TEST(SiluBackward, EmptyTensorsDoNothing) {
   }
 }
 
+// Contiguous bfloat16 goes through the paired conversions (two vectors at
+// a time, in the target's lane order); a broadcast x takes the one-vector
+// path. With every x equal the two must give the same bits.
+TEST(SiluBackward, PairedAndSingleConversionsAgree) {
+  std::mt19937_64 rng(24);
+  for (float xv : {-7.25f, -0.5f, 0.0f, 0.75f, 3.0f}) {
+    const int64_t n = 4099;
+    Tensor dy(DType::kBFloat16, {n}), x(DType::kBFloat16, {n}), one(DType::kBFloat16, {1});
+    Tensor paired(DType::kBFloat16, {n}), single(DType::kBFloat16, {n});
+    dy.FillRandom(rng, -1000, 1000);
+    x.FillValues(std::vector<float>(n, xv));
+    one.FillValues({xv});
+    TensorView broadcast = one.view();
+    broadcast.shape[0] = n;
+    broadcast.strides[0] = 0;
+    SiluBackwardArgs a;
+    a.dy = dy.view(); a.x = x.view(); a.dx = paired.view();
+    Plan plan;
+    ASSERT_TRUE(PlanAndRun(PlanSiluBackward(a, &plan), plan).ok());
+    a.x = broadcast; a.dx = single.view();
+    ASSERT_TRUE(PlanAndRun(PlanSiluBackward(a, &plan), plan).ok());
+    EXPECT_EQ(paired.Bytes(), single.Bytes()) << "x = " << xv;
+  }
+}
+
 TEST(SiluBackward, NonFiniteAndExtremeInputs) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> xs = {nan, inf, -inf, 0.0f, -0.0f, 88.0f, -88.0f, 100.0f, -100.0f, 1e-30f, -1e-30f,

@@ -54,18 +54,23 @@ HWY_INLINE hn::Vec<DF> Encode(DF, hn::Vec<DF> v, const float*) {
   return v;
 }
 
-// Scalar math: bits = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16; NaN -> quiet NaN.
+// bfloat16 bits of float lanes, in the upper half of each 32-bit lane.
+// Scalar math: bits = bits + 0x7FFF + ((bits >> 16) & 1); NaN -> bits | quiet bit.
 template <class DF>
-HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> Encode(DF df, hn::Vec<DF> v, const hwy::bfloat16_t*) {
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> RoundToBFloat16Bits(DF df, hn::Vec<DF> v) {
   const hn::RebindToUnsigned<DF> du32;
-  const hn::RebindToSigned<DF> di32;
-  const hn::Rebind<uint16_t, DF> du16;
   const auto bits = hn::BitCast(du32, v);
   const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
   const auto rounded = hn::Add(bits, hn::Add(lsb, hn::Set(du32, 0x7FFFu)));
   const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
-  const auto is_nan = hn::RebindMask(du32, hn::IsNaN(v));
-  const auto out = hn::ShiftRight<16>(hn::IfThenElse(is_nan, quiet_nan, rounded));
+  return hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), quiet_nan, rounded);
+}
+
+template <class DF>
+HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> Encode(DF df, hn::Vec<DF> v, const hwy::bfloat16_t*) {
+  const hn::RebindToSigned<DF> di32;
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto out = hn::ShiftRight<16>(RoundToBFloat16Bits(df, v));
   return hn::DemoteTo(du16, hn::BitCast(di32, out));
 }
 
@@ -102,6 +107,44 @@ HWY_INLINE void StreamF32(DF df, hn::Vec<DF> v, T* p) {
   const auto e = Encode(df, v, static_cast<const T*>(p));
   hn::Stream(e, hn::DFromV<decltype(e)>(), reinterpret_cast<Bits<T>*>(p));
 }
+
+#undef GRADOPS_BFLOAT16_PAIRS  // decided anew for each target
+#if (HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR) || HWY_TARGET == HWY_EMU128
+#define GRADOPS_BFLOAT16_PAIRS 1
+// bfloat16 by pairs of vectors: 2 * Lanes(df) values widened or narrowed
+// together, at about half the instructions. The two float vectors hold the
+// values in an order of the target's choosing (on x86, interleaved per
+// 128-bit block: ZipLower/ZipUpper and a signed pack undo each other), the
+// same both ways, so elementwise code can use them as they come.
+template <class DF>
+HWY_INLINE void LoadPairF32(DF df, const hwy::bfloat16_t* p, hn::Vec<DF>& a, hn::Vec<DF>& b) {
+  const hn::RebindToUnsigned<DF> du32;
+  const hn::Repartition<uint16_t, DF> du16;
+  const auto v = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p));
+  a = hn::BitCast(df, hn::ZipLower(du32, hn::Zero(du16), v));
+  b = hn::BitCast(df, hn::ZipUpper(du32, hn::Zero(du16), v));
+}
+
+// Scalar math: each value rounded to nearest even, as Encode; `stream`
+// stores non-temporally (p aligned to the vector size).
+template <class DF>
+HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream) {
+  const hn::RebindToSigned<DF> di32;
+  const hn::Repartition<int16_t, DF> di16;
+  const hn::Repartition<uint16_t, DF> du16;
+  // An arithmetic shift keeps each bfloat16 pattern inside int16 range, so
+  // the saturating pack copies the bits unchanged.
+  const auto ea = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, a)));
+  const auto eb = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, b)));
+  const auto packed = hn::BitCast(du16, hn::ReorderDemote2To(di16, ea, eb));
+  uint16_t* out = reinterpret_cast<uint16_t*>(p);
+  if (stream) {
+    hn::Stream(packed, du16, out);
+  } else {
+    hn::StoreU(packed, du16, out);
+  }
+}
+#endif
 
 // The same for the last n < Lanes(df) elements of a row: lanes past n load as
 // zero and are not stored.

@@ -3,6 +3,8 @@
 #define HWY_TARGET_INCLUDE "cpu/silu_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <type_traits>
+
 #include "cpu/convert-inl.h"
 #include "cpu/silu.h"
 #include "hwy/cache_control.h"
@@ -43,6 +45,16 @@ void Span(const T* dy, const T* x, T* dx, int64_t n) {  // dx may be dy or x (in
   const auto dy0 = hn::Set(df, LoadScalar(dy));
   const auto x0 = hn::Set(df, LoadScalar(x));
   int64_t i = 0;
+#ifdef GRADOPS_BFLOAT16_PAIRS
+  if constexpr (std::is_same_v<T, hwy::bfloat16_t> && kDyStep && kXStep) {
+    for (; i + 2 * L <= n; i += 2 * L) {  // two vectors per conversion (elementwise: any lane order)
+      hn::Vec<decltype(df)> dy_a, dy_b, x_a, x_b;
+      LoadPairF32(df, dy + i, dy_a, dy_b);
+      LoadPairF32(df, x + i, x_a, x_b);
+      StorePairF32(df, SiluGrad(df, dy_a, x_a), SiluGrad(df, dy_b, x_b), dx + i, kStream);
+    }
+  }
+#endif
   for (; i + L <= n; i += L) {
     const auto vdy = kDyStep ? LoadF32(df, dy + i) : dy0;
     const auto vx = kXStep ? LoadF32(df, x + i) : x0;
