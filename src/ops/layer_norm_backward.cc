@@ -22,10 +22,7 @@ Status PlanLayerNormBackward(const LayerNormBackwardArgs& a, Plan* plan) {
                            std::to_string(a.x.rank) + "]");
   }
   GRADOPS_RETURN_IF_ERROR(CheckSameDType("dy", a.dy, "x", a.x));
-  if (a.gamma && a.gamma->dtype != a.x.dtype && a.gamma->dtype != DType::kFloat32) {
-    return InvalidArgument(std::string("gamma: dtype ") + DTypeName(a.gamma->dtype) +
-                           " must be float32 or the dtype of x (" + DTypeName(a.x.dtype) + ")");
-  }
+  if (a.gamma) GRADOPS_RETURN_IF_ERROR(CheckGammaDType(*a.gamma, a.x));
   GRADOPS_RETURN_IF_ERROR(CheckSameShape("dy", a.dy, "x", a.x));
   const int lead = a.x.rank - j;
   const int64_t M = MakeLayout(a.x.shape, a.x.strides, 0, lead).numel();

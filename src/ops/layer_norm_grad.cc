@@ -16,10 +16,7 @@ Status PlanLayerNormGrad(const LayerNormGradArgs& a, Plan* plan) {
   GRADOPS_RETURN_IF_ERROR(CheckOutputView("res_for_gamma", a.res_for_gamma));
 
   GRADOPS_RETURN_IF_ERROR(CheckSameDType("dy", a.dy, "x", a.x));
-  if (a.gamma.dtype != a.x.dtype && a.gamma.dtype != DType::kFloat32) {
-    return InvalidArgument(std::string("gamma: dtype ") + DTypeName(a.gamma.dtype) +
-                           " must be float32 or the dtype of x (" + DTypeName(a.x.dtype) + ")");
-  }
+  GRADOPS_RETURN_IF_ERROR(CheckGammaDType(a.gamma, a.x));
   GRADOPS_RETURN_IF_ERROR(CheckSameShape("dy", a.dy, "x", a.x));
   const int lead = a.x.rank - 1;
   const int64_t rows = MakeLayout(a.x.shape, a.x.strides, 0, lead).numel();

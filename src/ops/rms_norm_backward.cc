@@ -15,10 +15,7 @@ Status PlanRmsNormBackward(const RmsNormBackwardArgs& a, Plan* plan) {
   GRADOPS_RETURN_IF_ERROR(CheckOutputView("dgamma", a.dgamma));
 
   GRADOPS_RETURN_IF_ERROR(CheckSameDType("dy", a.dy, "x", a.x));
-  if (a.gamma.dtype != a.x.dtype && a.gamma.dtype != DType::kFloat32) {
-    return InvalidArgument(std::string("gamma: dtype ") + DTypeName(a.gamma.dtype) +
-                           " must be float32 or the dtype of x (" + DTypeName(a.x.dtype) + ")");
-  }
+  GRADOPS_RETURN_IF_ERROR(CheckGammaDType(a.gamma, a.x));
   GRADOPS_RETURN_IF_ERROR(CheckSameShape("dy", a.dy, "x", a.x));
   if (a.gamma.rank > a.x.rank) {
     return InvalidArgument("gamma: rank " + std::to_string(a.gamma.rank) + " exceeds the rank of x (" +

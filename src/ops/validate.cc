@@ -87,6 +87,12 @@ Status CheckSameDType(const char* name, const TensorView& view, const char* othe
                          other_name + " (" + DTypeName(other.dtype) + ")");
 }
 
+Status CheckGammaDType(const TensorView& gamma, const TensorView& x) {
+  if (gamma.dtype == x.dtype || gamma.dtype == DType::kFloat32) return Status::Ok();
+  return InvalidArgument(std::string("gamma: dtype ") + DTypeName(gamma.dtype) +
+                         " must be float32 or the dtype of x (" + DTypeName(x.dtype) + ")");
+}
+
 Status CheckNumel(const char* name, const TensorView& view, int64_t count, const char* what) {
   if (view.numel() == count) return Status::Ok();
   return InvalidArgument(std::string(name) + ": shape " + ShapeString(view) + " holds " +

@@ -33,6 +33,9 @@ Status CheckSameShape(const char* name, const TensorView& view, const char* othe
 Status CheckSameDType(const char* name, const TensorView& view, const char* other_name,
                       const TensorView& other);
 
+// gamma's dtype is float32 or x's (the documents' mixed precision).
+Status CheckGammaDType(const TensorView& gamma, const TensorView& x);
+
 // view holds exactly `count` elements.
 Status CheckNumel(const char* name, const TensorView& view, int64_t count, const char* what);
 
