@@ -18,4 +18,15 @@ ls "$prefix"/lib*/libgradops.so >/dev/null
 test -x "$prefix/bin/gradops"
 cmake -S "$source/tests/install_consumer" -B "$prefix/consumer" -DCMAKE_PREFIX_PATH="$prefix" "${flags[@]}" >/dev/null
 cmake --build "$prefix/consumer" >/dev/null
-LD_LIBRARY_PATH="$(ls -d "$prefix"/lib*/ | head -1)" "$prefix/consumer/consumer"
+libdir=$(ls -d "$prefix"/lib*/ | head -1)
+LD_LIBRARY_PATH="$libdir" "$prefix/consumer/consumer"
+
+# A program written for CANN builds against the installed headers and links
+# with CANN's library names.
+for name in ascendcl nnopbase opapi atb; do test -e "$libdir/lib$name.so"; done
+sanitize=()
+[ -n "${3:-}" ] && sanitize=("-fsanitize=$3")
+c++ -std=c++11 "${sanitize[@]}" "$source/examples/aclnn/layer_norm_backward.cpp" -I"$prefix/include" \
+  -I"$source/examples/aclnn" -L"$libdir" -lascendcl -lnnopbase -lopapi -o "$prefix/aclnn_sample"
+LD_LIBRARY_PATH="$libdir" "$prefix/aclnn_sample" > "$prefix/aclnn_sample.out"
+echo "CANN-style program: built and ran against the installed tree"
