@@ -108,7 +108,8 @@ Status PlanSiluBackward(const SiluBackwardArgs& args, Plan* plan);
 
 // Runs a plan. Fails (writing nothing) on an empty plan, or when
 // workspace_bytes < plan.workspace_bytes() or the workspace is null while
-// bytes are needed.
+// bytes are needed; for a plan on CUDA device memory (docs/cuda.md), also
+// on a host workspace (kInvalidArgument) or a failed launch (kRuntimeError).
 Status Run(const Plan& plan, void* workspace, size_t workspace_bytes);
 
 // Threads used by plans made after this call; 0 restores the default (all
