@@ -11,7 +11,7 @@ namespace tool {
 
 int RunAccuracy(bool quick) {
   bool all_ok = true;
-  for (const BenchCase& c : BenchCases(quick)) {
+  for (const BenchCase& c : CpuBenchCases(quick)) {
     for (DType dtype : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
       const Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype));
       Plan plan;

@@ -2,7 +2,6 @@
 // benchmark shapes, fp32/bf16/fp16, at 1 thread and at all threads, each as
 // the median of several timed runs after a warm-up. Prints a table, or JSON.
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -12,26 +11,15 @@
 #include "core/parallel.h"
 #include "cpu/triad.h"
 #include "hwy/aligned_allocator.h"
+#include "bench_rows.h"
 #include "problems.h"
+#include "timing.h"
 
 namespace gradops {
 namespace tool {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-template <class F>
-double MedianMs(int reps, F&& f) {
-  f();  // warm-up
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = Clock::now();
-    f();
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 // Best of a plain and a non-temporal-store triad, GB/s (two reads and one
 // write of n floats), over arrays well past the last-level cache.
@@ -56,35 +44,6 @@ double TriadCeiling(int threads, int64_t n, int reps) {
     best = std::max(best, 12.0 * static_cast<double>(n) / (ms * 1e6));
   }
   return best;
-}
-
-struct Row {
-  std::string op, dtype, shape_json, shape_text;
-  int threads;
-  double ms, gbps, ceiling;
-};
-
-void PrintHeader() {
-  std::printf("%-22s %-9s %-11s %7s %10s %8s %7s\n", "operator", "dtype", "shape", "threads", "ms", "GB/s", "ratio");
-}
-
-void PrintTable(const std::vector<Row>& rows) {
-  for (const Row& r : rows) {
-    std::printf("%-22s %-9s %-11s %7d %10.3f %8.1f %7.2f\n", r.op.c_str(), r.dtype.c_str(), r.shape_text.c_str(),
-                r.threads, r.ms, r.gbps, r.gbps / r.ceiling);
-  }
-}
-
-void PrintJson(const std::vector<Row>& rows) {
-  std::printf("[\n");
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const Row& r = rows[i];
-    std::printf("  {\"op\": \"%s\", \"dtype\": \"%s\", \"shape\": %s, \"threads\": %d, \"device\": \"cpu\", "
-                "\"ms\": %.4f, \"gbps\": %.2f, \"ceiling_gbps\": %.2f, \"ratio\": %.4f}%s\n",
-                r.op.c_str(), r.dtype.c_str(), r.shape_json.c_str(), r.threads, r.ms, r.gbps, r.ceiling,
-                r.gbps / r.ceiling, i + 1 < rows.size() ? "," : "");
-  }
-  std::printf("]\n");
 }
 
 // Planning plus running a 1x1024 LayerNorm backward, in microseconds.
@@ -120,9 +79,9 @@ int RunBench(const BenchOptions& options) {
   std::vector<DType> dtypes = {DType::kFloat32, DType::kBFloat16, DType::kFloat16};
   if (options.quick) dtypes = {DType::kFloat32, DType::kBFloat16};
 
-  std::vector<Row> rows;
-  if (!options.json) PrintHeader();
-  for (const BenchCase& c : BenchCases(options.quick)) {
+  std::vector<BenchRow> rows;
+  if (!options.json) PrintRowHeader();
+  for (const BenchCase& c : CpuBenchCases(options.quick)) {
     if (!options.filter.empty() && std::string(OpName(c.op)).find(options.filter) == std::string::npos) continue;
     for (DType dtype : dtypes) {
       const Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype));
@@ -136,17 +95,10 @@ int RunBench(const BenchOptions& options) {
         }
         std::vector<unsigned char> workspace(plan.workspace_bytes());
         const double ms = MedianMs(reps, [&] { Run(plan, workspace.data(), workspace.size()); });
-        Row r;
-        r.op = OpName(c.op);
-        r.dtype = DTypeName(dtype);
-        r.shape_text = ShapeString(c.shape);
-        r.shape_json = "[" + std::to_string(c.shape[0]) + (c.shape.size() > 1 ? ", " + std::to_string(c.shape[1]) : "") + "]";
-        r.threads = thread_counts[ti];
-        r.ms = ms;
-        r.gbps = problem.bytes_moved() / (ms * 1e6);
-        r.ceiling = ceilings[ti];
+        BenchRow r{c.op, dtype, c.shape, thread_counts[ti], "cpu", ms, problem.bytes_moved() / (ms * 1e6),
+                   ceilings[ti]};
         rows.push_back(r);
-        if (!options.json) PrintTable({r});
+        if (!options.json) PrintRow(r);
       }
     }
   }

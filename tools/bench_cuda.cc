@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_rows.h"
 #include "commands.h"
 #include "problems.h"
 #if GRADOPS_HAVE_CUDA
@@ -70,35 +71,16 @@ int RunBenchCuda(const BenchOptions& options) {
   const double ceiling = CopyCeiling(size_t{1} << 30);
   if (!options.json) std::printf("device-to-device copy ceiling: %.1f GB/s\n", ceiling);
 
-  std::vector<std::vector<int64_t>> norm_shapes = {{65536, 1024}, {16384, 4096}, {8192, 8192}, {4096, 16384},
-                                                   {1024, 65536}};
-  std::vector<std::vector<int64_t>> silu_shapes = {{int64_t{1} << 26}, {int64_t{1} << 28}};
-  std::vector<DType> dtypes = {DType::kBFloat16, DType::kFloat32};
-  if (options.quick) {
-    norm_shapes = {{65536, 1024}, {1024, 65536}};
-    silu_shapes = {{int64_t{1} << 26}};
-  }
-  struct Case {
-    Op op;
-    std::vector<int64_t> shape;
-  };
-  std::vector<Case> cases;
-  for (Op op : {Op::kLayerNormBackward, Op::kRmsNormBackward, Op::kLayerNormGrad, Op::kLayerNormGradBeta}) {
-    for (const auto& shape : norm_shapes) cases.push_back({op, shape});
-  }
-  for (const auto& shape : silu_shapes) cases.push_back({Op::kSiluBackward, shape});
-
-  if (options.json) {
-    std::printf("[\n");
-  } else {
-    std::printf("%-22s %-9s %-11s %10s %8s %7s\n", "operator", "dtype", "shape", "ms", "GB/s", "ratio");
-  }
-  bool first = true;
-  uint64_t seed = 1;
-  for (const Case& c : cases) {
+  std::vector<BenchCase> cases =
+      options.quick ? BenchCases({{65536, 1024}, {1024, 65536}}, {{int64_t{1} << 26}})
+                    : BenchCases({{65536, 1024}, {16384, 4096}, {8192, 8192}, {4096, 16384}, {1024, 65536}},
+                                 {{int64_t{1} << 26}, {int64_t{1} << 28}});
+  std::vector<BenchRow> rows;
+  if (!options.json) PrintRowHeader();
+  for (const BenchCase& c : cases) {
     if (!options.filter.empty() && std::string(OpName(c.op)).find(options.filter) == std::string::npos) continue;
-    for (DType dtype : dtypes) {
-      Problem problem(c.op, dtype, c.shape, seed++);
+    for (DType dtype : {DType::kBFloat16, DType::kFloat32}) {
+      Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype));
       problem.Relocate(ToDevice);
       Plan plan;
       const Status s = problem.MakePlan(&plan);
@@ -107,35 +89,25 @@ int RunBenchCuda(const BenchOptions& options) {
         return 1;
       }
       RunJob job{&plan, plan.workspace_bytes() ? cuda::DeviceAlloc(plan.workspace_bytes()) : nullptr};
+      const Status ran = Run(plan, job.workspace, plan.workspace_bytes());  // launch errors, once
       const double ms = cuda::TimeMs([](void* j) {
         const RunJob* r = static_cast<const RunJob*>(j);
         Run(*r->plan, r->workspace, r->plan->workspace_bytes());
       }, &job, 10, 7);
-      std::string error;
-      const bool ok = cuda::Synchronize(&error) && cuda::TakeLastRunError() == 0;
+      std::string error = ran.message();
+      const bool ok = ran.ok() && cuda::Synchronize(&error);
       cuda::DeviceFree(job.workspace);
       FreeDeviceBuffers();
       if (!ok) {
         std::fprintf(stderr, "bench: %s %s failed on the device: %s\n", OpName(c.op), DTypeName(dtype), error.c_str());
         return 1;
       }
-      const double gbps = problem.bytes_moved() / (ms * 1e6);
-      std::string shape_json = "[" + std::to_string(c.shape[0]);
-      if (c.shape.size() > 1) shape_json += ", " + std::to_string(c.shape[1]);
-      shape_json += "]";
-      if (options.json) {
-        std::printf("%s  {\"op\": \"%s\", \"dtype\": \"%s\", \"shape\": %s, \"threads\": 1, \"device\": \"cuda\", "
-                    "\"ms\": %.4f, \"gbps\": %.2f, \"ceiling_gbps\": %.2f, \"ratio\": %.4f}",
-                    first ? "" : ",\n", OpName(c.op), DTypeName(dtype), shape_json.c_str(), ms, gbps, ceiling,
-                    gbps / ceiling);
-      } else {
-        std::printf("%-22s %-9s %-11s %10.4f %8.1f %7.2f\n", OpName(c.op), DTypeName(dtype),
-                    ShapeString(c.shape).c_str(), ms, gbps, gbps / ceiling);
-      }
-      first = false;
+      const BenchRow r{c.op, dtype, c.shape, 1, "cuda", ms, problem.bytes_moved() / (ms * 1e6), ceiling};
+      rows.push_back(r);
+      if (!options.json) PrintRow(r);
     }
   }
-  if (options.json) std::printf("\n]\n");
+  if (options.json) PrintJson(rows);
   return 0;
 }
 

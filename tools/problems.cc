@@ -49,19 +49,19 @@ std::string ShapeString(const std::vector<int64_t>& shape) {
   return s;
 }
 
-std::vector<BenchCase> BenchCases(bool quick) {
-  std::vector<std::vector<int64_t>> norm_shapes = {{16384, 1024}, {4096, 4096}, {1024, 16384}, {256, 65536}};
-  std::vector<int64_t> silu_shape = {int64_t{1} << 26};
-  if (quick) {
-    norm_shapes = {{16384, 1024}, {1024, 16384}};
-    silu_shape = {int64_t{1} << 24};
-  }
+std::vector<BenchCase> BenchCases(const std::vector<std::vector<int64_t>>& norm_shapes,
+                                  const std::vector<std::vector<int64_t>>& silu_shapes) {
   std::vector<BenchCase> cases;
   for (Op op : {Op::kLayerNormBackward, Op::kRmsNormBackward, Op::kLayerNormGrad, Op::kLayerNormGradBeta}) {
     for (const auto& shape : norm_shapes) cases.push_back({op, shape});
   }
-  cases.push_back({Op::kSiluBackward, silu_shape});
+  for (const auto& shape : silu_shapes) cases.push_back({Op::kSiluBackward, shape});
   return cases;
+}
+
+std::vector<BenchCase> CpuBenchCases(bool quick) {
+  if (quick) return BenchCases({{16384, 1024}, {1024, 16384}}, {{int64_t{1} << 24}});
+  return BenchCases({{16384, 1024}, {4096, 4096}, {1024, 16384}, {256, 65536}}, {{int64_t{1} << 26}});
 }
 
 enum { kDy, kX, kMean, kRstd, kGamma, kDx, kRes, kDgamma, kDbeta };

@@ -70,14 +70,18 @@ inline uint64_t ProblemSeed(Op op, DType dtype) {
   return 1 + 10 * static_cast<uint64_t>(op) + static_cast<uint64_t>(dtype);
 }
 
-// The benchmark's cases: the norm operators on 16384x1024, 4096x4096,
-// 1024x16384 and 256x65536 (quick: the first and third), SiLU on 2^26
-// elements (quick: 2^24).
+// The benchmark's cases: the four norm operators on each of `norm_shapes`,
+// then SiLU on each of `silu_shapes`.
 struct BenchCase {
   Op op;
   std::vector<int64_t> shape;
 };
-std::vector<BenchCase> BenchCases(bool quick);
+std::vector<BenchCase> BenchCases(const std::vector<std::vector<int64_t>>& norm_shapes,
+                                  const std::vector<std::vector<int64_t>>& silu_shapes);
+
+// The CPU benchmark's: 16384x1024, 4096x4096, 1024x16384 and 256x65536
+// (quick: the first and third); SiLU on 2^26 elements (quick: 2^24).
+std::vector<BenchCase> CpuBenchCases(bool quick);
 
 }  // namespace tool
 }  // namespace gradops

@@ -6,8 +6,6 @@
 //   onednn_layer_norm THREADS REPS DTYPE M N [M N ...]
 #include <omp.h>
 
-#include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -16,6 +14,7 @@
 
 #include "dnnl.hpp"
 #include "problems.h"
+#include "timing.h"
 #include "ref/compare.h"
 #include "ref/reference.h"
 
@@ -23,19 +22,6 @@ using namespace gradops;
 using namespace gradops::tool;
 
 namespace {
-
-template <class F>
-double MedianMs(int reps, F&& f) {
-  f();
-  std::vector<double> ms;
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = std::chrono::steady_clock::now();
-    f();
-    ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
-}
 
 void Report(const char* system, DType dtype, int64_t M, int64_t N, int threads, double ms, double bytes,
             const std::vector<double>& dx, const std::vector<double>& dg, const std::vector<double>& db,
