@@ -58,6 +58,12 @@ LnTensors::LnTensors(const LnCase& c)
   args.dbeta = dbeta.view();
 }
 
+::testing::AssertionResult RunOnCpu(LnTensors& t) {
+  Plan plan;
+  const Status s = PlanAndRun(PlanLayerNormBackward(t.args, &plan), plan);
+  return s.ok() ? ::testing::AssertionSuccess() : ::testing::AssertionFailure() << s.message();
+}
+
 void CheckLayerNormCase(const LnCase& c, const LnRunner& run) {
   SCOPED_TRACE(Describe(c));
   LnTensors t(c);

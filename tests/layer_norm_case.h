@@ -37,6 +37,9 @@ struct LnTensors {
 // copied back); the returned result says whether it ran.
 using LnRunner = std::function<::testing::AssertionResult(LnTensors& tensors)>;
 
+// The CPU runner: plans and runs on the tensors where they are.
+::testing::AssertionResult RunOnCpu(LnTensors& tensors);
+
 // Makes the tensors, runs them, and checks every requested output against
 // the reference, the untouched outputs, and the bytes outside each view.
 void CheckLayerNormCase(const LnCase& c, const LnRunner& run);

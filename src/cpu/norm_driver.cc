@@ -1,7 +1,7 @@
 // Threads and chunks around the norm kernel. Rows are split into chunks of a
 // size fixed by the shape alone; each chunk writes its own float32 dgamma and
-// dbeta partial sums, and a final pass adds the chunks' partials in chunk
-// order. The same bits come out for any thread count.
+// dbeta partial sums, and a final pass adds the chunks' partials pairwise in
+// a fixed order. The same bits come out for any thread count.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,6 +9,7 @@
 #include "core/dtype.h"
 #include "core/parallel.h"
 #include "cpu/norm.h"
+#include "cpu/streaming.h"
 
 namespace gradops {
 namespace cpu {
@@ -27,26 +28,21 @@ float RowStatValue(const RowStat& stat, int64_t row) {
   return LoadAsFloat(stat.values.data, stat.values.dtype, stat.values.layout.Offset(row));
 }
 
-// Copies a vector operand into float32 (the ones vector when absent).
-void LoadVector(const VectorOperand& v, bool present, int64_t n, float* out) {
-  if (!present) {
-    std::fill(out, out + n, 1.0f);
-    return;
-  }
-  int64_t i = 0;
-  ForEachOffset(v.layout, 0, n, [&](int64_t offset) { out[i++] = LoadAsFloat(v.data, v.dtype, offset); });
+// Elements [begin, end) of a strided layout over `base`, to and from float32.
+void ReadElements(const void* base, DType dtype, const Layout& layout, int64_t begin, int64_t end, float* out) {
+  ForEachOffset(layout, begin, end, [&](int64_t offset) { *out++ = LoadAsFloat(base, dtype, offset); });
+}
+void WriteElements(void* base, DType dtype, const Layout& layout, int64_t begin, int64_t end, const float* in) {
+  ForEachOffset(layout, begin, end, [&](int64_t offset) { StoreFromFloat(base, dtype, offset, *in++); });
 }
 
-// Row r of a matrix operand into float32 and back.
-void GatherRow(const MatrixOperand& m, int64_t row, int64_t n, float* out) {
-  const char* base = RowPointer(m, row);
-  int64_t i = 0;
-  ForEachOffset(m.cols, 0, n, [&](int64_t offset) { out[i++] = LoadAsFloat(base, m.dtype, offset); });
-}
-void ScatterRow(const MatrixOperand& m, int64_t row, int64_t n, const float* in) {
-  char* base = RowPointer(m, row);
-  int64_t i = 0;
-  ForEachOffset(m.cols, 0, n, [&](int64_t offset) { StoreFromFloat(base, m.dtype, offset, in[i++]); });
+// Copies a vector operand into float32 (the ones vector when absent).
+void LoadVector(const VectorOperand& v, bool present, int64_t n, float* out) {
+  if (present) {
+    ReadElements(v.data, v.dtype, v.layout, 0, n, out);
+  } else {
+    std::fill(out, out + n, 1.0f);
+  }
 }
 
 bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dtype && m.cols.unit(); }
@@ -68,11 +64,8 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   s.chunk_rows = std::clamp<int64_t>((p.M + 255) / 256, 32, 256);
   s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
 
-  // Streaming stores skip the read-for-ownership of dx's lines, a quarter of
-  // the traffic, but leave dx out of the caches: only for outputs well past
-  // the last-level cache.
   s.stream_dx = p.want_dx && !s.packed &&
-                static_cast<double>(p.M) * static_cast<double>(p.N) * DTypeSize(p.dx.dtype) >= 64.0 * (1 << 20);
+                StreamOutput(static_cast<double>(p.M) * static_cast<double>(p.N) * DTypeSize(p.dx.dtype));
 
   const size_t n = static_cast<size_t>(p.N);
   size_t bytes = 0;
@@ -128,8 +121,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         if (s.packed) {
           float* x = scratch + (4 * r + 0) * N;
           float* dy = scratch + (4 * r + 1) * N;
-          GatherRow(p.x, row, N, x);
-          GatherRow(p.dy, row, N, dy);
+          ReadElements(RowPointer(p.x, row), p.x.dtype, p.x.cols, 0, N, x);
+          ReadElements(RowPointer(p.dy, row), p.dy.dtype, p.dy.cols, 0, N, dy);
           block.x[r] = x;
           block.dy[r] = dy;
           block.dx[r] = scratch + (4 * r + 2) * N;
@@ -144,8 +137,12 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       NormBlockKernel(params, block);
       if (s.packed) {
         for (int r = 0; r < block.rows; ++r) {
-          if (p.want_dx) ScatterRow(p.dx, r0 + r, N, static_cast<const float*>(block.dx[r]));
-          if (p.want_res) ScatterRow(p.res, r0 + r, N, static_cast<const float*>(block.res[r]));
+          const int64_t row = r0 + r;
+          const auto write_row = [&](const MatrixOperand& m, const void* values) {
+            WriteElements(RowPointer(m, row), m.dtype, m.cols, 0, N, static_cast<const float*>(values));
+          };
+          if (p.want_dx) write_row(p.dx, block.dx[r]);
+          if (p.want_res) write_row(p.res, block.res[r]);
         }
       }
     }
@@ -172,18 +169,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       }
       sums[k] = partials + k * N + j0;
     }
-    if (p.want_dgamma) {
-      int64_t i = 0;
-      ForEachOffset(p.dgamma.layout, j0, j1, [&](int64_t offset) {
-        StoreFromFloat(p.dgamma.data, p.dgamma.dtype, offset, sums[0][i++]);
-      });
-    }
-    if (p.want_dbeta) {
-      int64_t i = 0;
-      ForEachOffset(p.dbeta.layout, j0, j1, [&](int64_t offset) {
-        StoreFromFloat(p.dbeta.data, p.dbeta.dtype, offset, sums[1][i++]);
-      });
-    }
+    if (p.want_dgamma) WriteElements(p.dgamma.data, p.dgamma.dtype, p.dgamma.layout, j0, j1, sums[0]);
+    if (p.want_dbeta) WriteElements(p.dbeta.data, p.dbeta.dtype, p.dbeta.layout, j0, j1, sums[1]);
   });
 }
 

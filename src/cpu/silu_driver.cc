@@ -6,6 +6,7 @@
 #include "core/dtype.h"
 #include "core/parallel.h"
 #include "cpu/silu.h"
+#include "cpu/streaming.h"
 
 namespace gradops {
 namespace cpu {
@@ -29,8 +30,7 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   const int last = p.rank - 1;
   const bool same_dtype = p.dtype[0] == p.dtype[2] && p.dtype[1] == p.dtype[2];
   s.simd = same_dtype && p.stride[2][last] == 1 && p.stride[0][last] <= 1 && p.stride[1][last] <= 1;
-  // As for the norm kernels: non-temporal stores only well past the caches.
-  s.stream = s.simd && static_cast<double>(p.numel) * DTypeSize(p.dtype[2]) >= 64.0 * (1 << 20);
+  s.stream = s.simd && StreamOutput(static_cast<double>(p.numel) * DTypeSize(p.dtype[2]));
   return s;
 }
 

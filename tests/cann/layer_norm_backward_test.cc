@@ -58,7 +58,9 @@ struct Problem {
     aclnnStatus s = Plan();
     if (s != ACLNN_SUCCESS) return s;
     void* ws = nullptr;
-    if (workspace_size > 0) EXPECT_EQ(aclrtMalloc(&ws, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    if (workspace_size > 0) {
+      EXPECT_EQ(aclrtMalloc(&ws, workspace_size, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    }
     s = aclnnLayerNormBackward(ws, workspace_size, executor, stream);
     EXPECT_EQ(aclrtSynchronizeStream(stream), ACL_SUCCESS);
     if (ws != nullptr) aclrtFree(ws);
