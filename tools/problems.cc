@@ -1,5 +1,8 @@
 #include "problems.h"
 
+#include <algorithm>
+#include <iterator>
+
 #include "core/dtype.h"
 #include "ref/compare.h"
 #include "ref/reference.h"
@@ -10,7 +13,9 @@ namespace tool {
 Buffer::Buffer(DType dtype, std::vector<int64_t> shape) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
-  storage.assign(static_cast<size_t>((n * static_cast<int64_t>(DTypeSize(dtype)) + 3) / 4 + 16), 0xFFFFFFFFu);
+  Line poison;
+  std::fill(std::begin(poison.words), std::end(poison.words), 0xFFFFFFFFu);
+  storage.assign(static_cast<size_t>((n * static_cast<int64_t>(DTypeSize(dtype)) + 63) / 64 + 1), poison);
   view = Contiguous(storage.data(), dtype, static_cast<int>(shape.size()), shape.data());
 }
 
@@ -116,7 +121,7 @@ Status Problem::MakePlan(Plan* plan) const {
 void Problem::Relocate(void* (*move)(const void* data, size_t bytes)) {
   for (Buffer& b : buffers_) {
     void* const old = b.view.data;
-    void* const now = move(old, b.storage.size() * sizeof(uint32_t));
+    void* const now = move(old, b.storage.size() * sizeof(Buffer::Line));
     for (TensorView* v : {&ln_.dy, &ln_.x, &ln_.mean, &ln_.rstd, &ln_.dx, &ln_.dgamma, &ln_.dbeta, &rms_.dy, &rms_.x,
                           &rms_.rstd, &rms_.gamma, &rms_.dx, &rms_.dgamma, &grad_.dy, &grad_.x, &grad_.variance,
                           &grad_.mean, &grad_.gamma, &grad_.dx, &grad_.res_for_gamma, &beta_.res_for_gamma,

@@ -13,7 +13,12 @@ namespace tool {
 
 // An owned contiguous tensor.
 struct Buffer {
-  std::vector<uint32_t> storage;  // 4-byte aligned, large enough for any dtype
+  // Whole 64-byte lines, aligned as framework allocators align tensors
+  // (PyTorch's CPU allocator, aclrtMalloc), large enough for any dtype.
+  struct alignas(64) Line {
+    uint32_t words[16];
+  };
+  std::vector<Line> storage;
   TensorView view;
   Buffer(DType dtype, std::vector<int64_t> shape);
   // Element i = HashUniform(stream, i, lo, hi) rounded to the dtype, or hi / 2

@@ -6,6 +6,8 @@
 #define HWY_TARGET_INCLUDE "cpu/norm_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <algorithm>
+
 #include "cpu/convert-inl.h"
 #include "cpu/norm.h"
 #include "hwy/cache_control.h"
@@ -115,8 +117,8 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     const T* x = static_cast<const T*>(block.x[r]) + j;
     const T* dy = static_cast<const T*>(block.dy[r]) + j;
     T* dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
-    // Streaming needs every stored vector aligned: the row's start decides.
-    const bool stream_row = stream && reinterpret_cast<uintptr_t>(block.dx[r]) % (L * sizeof(T)) == 0;
+    // Streaming needs every stored vector aligned (SweepColumns aligns j where it can).
+    const bool stream_row = stream && reinterpret_cast<uintptr_t>(dx) % (L * sizeof(T)) == 0;
     T* res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
     const auto mean = hn::Set(df, k.mean[r]), rstd = hn::Set(df, k.rstd[r]);
     const auto a = hn::Set(df, k.a[r]), b = hn::Set(df, k.b[r]), c = hn::Set(df, k.c[r]);
@@ -142,11 +144,27 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   }
 }
 
+// Columns before the first one where every row's dx is aligned for streaming
+// stores; 0 when the rows disagree (those rows are then stored plainly).
+template <typename T>
+int64_t StreamHead(const NormBlock& block, int64_t n, size_t vector_bytes) {
+  const uintptr_t misalign = reinterpret_cast<uintptr_t>(block.dx[0]) % vector_bytes;
+  for (int r = 1; r < block.rows; ++r) {
+    if (reinterpret_cast<uintptr_t>(block.dx[r]) % vector_bytes != misalign) return 0;
+  }
+  if (misalign % sizeof(T) != 0) return 0;
+  return std::min<int64_t>(n, static_cast<int64_t>((vector_bytes - misalign) % vector_bytes / sizeof(T)));
+}
+
 template <typename T, bool kDx, bool kRes, bool kAcc>
 void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   int64_t j = 0;
+  if (kDx && stream) {  // the columns before the aligned ones, stored plainly
+    j = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T));
+    if (j > 0) Columns<T, 1, true, kDx, kRes, kAcc>(df, block, k, false, 0, static_cast<size_t>(j));
+  }
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
     Columns<T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
   }
