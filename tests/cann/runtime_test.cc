@@ -1,5 +1,5 @@
 // The acl runtime on device 0 (the CPU): set-up, memory, streams and the
-// misuse it refuses instead of crashing.
+// misuse it refuses instead of crashing; the choice of CUDA devices.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,6 +7,9 @@
 #include <thread>
 
 #include "acl/acl.h"
+#ifdef GRADOPS_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
 
 namespace {
 
@@ -24,6 +27,62 @@ TEST(Runtime, InitAndDevices) {
   EXPECT_EQ(aclrtResetDevice(0), ACL_SUCCESS);
   EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
   EXPECT_EQ(aclFinalize(), ACL_ERROR_UNINITIALIZE);
+}
+
+// GRADOPS_ACL_DEVICE, read by aclInit: "cuda" makes the device ids CUDA
+// devices (none on a machine without a GPU), anything but "cpu" is refused.
+TEST(Runtime, DeviceKindFromTheEnvironment) {
+  ASSERT_EQ(setenv("GRADOPS_ACL_DEVICE", "npu", 1), 0);
+  EXPECT_EQ(aclInit(nullptr), ACL_ERROR_INVALID_PARAM);
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("expected \"cpu\" or \"cuda\""), std::string::npos);
+  EXPECT_EQ(aclFinalize(), ACL_ERROR_UNINITIALIZE);  // the refused aclInit initialized nothing
+
+  ASSERT_EQ(setenv("GRADOPS_ACL_DEVICE", "cuda", 1), 0);
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  uint32_t count = 99;
+  EXPECT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
+#ifdef GRADOPS_HAVE_CUDA
+  EXPECT_EQ(count, static_cast<uint32_t>(gradops::cuda::DeviceCount()));
+#else
+  EXPECT_EQ(count, 0u);
+#endif
+  EXPECT_EQ(aclrtSetDevice(static_cast<int32_t>(count)), ACL_ERROR_INVALID_DEVICE);  // one past the last
+  EXPECT_NE(std::string(aclGetRecentErrMsg()).find("GRADOPS_ACL_DEVICE=cuda"), std::string::npos);
+  void* p = nullptr;
+  if (count == 0) {  // nothing to run on: refused, not quietly done on the CPU
+    EXPECT_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_INVALID_DEVICE);
+    EXPECT_EQ(p, nullptr);
+    aclrtStream s = nullptr;
+    EXPECT_EQ(aclrtCreateStream(&s), ACL_ERROR_INVALID_DEVICE);
+  } else {
+    ASSERT_EQ(aclrtSetDevice(0), ACL_SUCCESS);
+    void* host = nullptr;
+    ASSERT_EQ(aclrtMalloc(&p, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+    ASSERT_EQ(aclrtMallocHost(&host, 64), ACL_SUCCESS);
+#ifdef GRADOPS_HAVE_CUDA
+    EXPECT_TRUE(gradops::cuda::IsDevicePointer(p));
+    EXPECT_FALSE(gradops::cuda::IsDevicePointer(host));
+#endif
+    aclrtStream s = nullptr;
+    ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);
+    const char text[16] = "on the GPU";
+    EXPECT_EQ(aclrtMemset(p, 64, 0x5A, 64), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpyAsync(p, 64, text, 16, ACL_MEMCPY_HOST_TO_DEVICE, s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtMemcpyAsync(host, 64, p, 64, ACL_MEMCPY_DEVICE_TO_HOST, s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtSynchronizeStream(s), ACL_SUCCESS);
+    EXPECT_STREQ(static_cast<char*>(host), "on the GPU");
+    EXPECT_EQ(static_cast<unsigned char*>(host)[63], 0x5A);
+    EXPECT_EQ(aclrtDestroyStream(s), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+    EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
+  }
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
+
+  ASSERT_EQ(unsetenv("GRADOPS_ACL_DEVICE"), 0);  // the CPU again
+  ASSERT_EQ(aclInit(nullptr), ACL_SUCCESS);
+  EXPECT_EQ(aclrtGetDeviceCount(&count), ACL_SUCCESS);
+  EXPECT_EQ(count, 1u);
+  EXPECT_EQ(aclFinalize(), ACL_SUCCESS);
 }
 
 TEST(Runtime, MemoryCopiesAndMisuse) {

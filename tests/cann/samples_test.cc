@@ -3,6 +3,8 @@
 // source documents, extracted from ../shared/seeds at test time, compiled
 // unchanged against the CANN-path headers, linked with CANN's library names
 // and run. Without the documents those tests are skipped, visibly.
+// Each program runs on the CPU device and, with GRADOPS_ACL_DEVICE=cuda, on
+// CUDA device 0; where there is no GPU the CUDA runs are skipped, visibly.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -11,9 +13,30 @@
 
 #include "ref/reference.h"
 #include "test_util.h"
+#ifdef GRADOPS_HAVE_CUDA
+#include "cuda/cuda_backend.h"
+#endif
 
 namespace cann_test {
 namespace {
+
+// The device kind a test's programs run on: its GRADOPS_ACL_DEVICE value.
+class OnDevice : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    if (GetParam() != "cuda") return;
+#ifdef GRADOPS_HAVE_CUDA
+    if (gradops::cuda::DeviceCount() > 0) return;
+    GTEST_SKIP() << "no CUDA device on this machine: GPU run skipped, nothing ran";
+#else
+    GTEST_SKIP() << "built without the CUDA backend: GPU run skipped, nothing ran";
+#endif
+  }
+  // The shell prefix that selects the device kind.
+  std::string Env() const { return "GRADOPS_ACL_DEVICE=" + GetParam() + " "; }
+};
+
+std::string DeviceName(const ::testing::TestParamInfo<std::string>& info) { return info.param; }
 
 std::string RunOk(const std::string& command) {
   std::string output;
@@ -50,8 +73,10 @@ gradops::ref::NormGrads LayerNormExpected(const std::string& out, const char* dy
   return gradops::ref::LayerNormBackward(a);
 }
 
-TEST(Examples, AclnnLayerNormBackward) {
-  const std::string out = RunOk(CANN_EXAMPLE_ACLNN_LAYER_NORM_BACKWARD);
+using Examples = OnDevice;
+
+TEST_P(Examples, AclnnLayerNormBackward) {
+  const std::string out = RunOk(Env() + CANN_EXAMPLE_ACLNN_LAYER_NORM_BACKWARD);
   const auto want = LayerNormExpected(out, "dy", "x", ParseValues(out, "mean"), ParseValues(out, "rstd"),
                                       ParseValues(out, "weight"), 3, 4);
   ExpectClose(ParseValues(out, "dx"), want.dx, 1e-5);
@@ -59,8 +84,8 @@ TEST(Examples, AclnnLayerNormBackward) {
   ExpectClose(ParseValues(out, "dbeta"), want.dbeta, 1e-5);
 }
 
-TEST(Examples, AclnnSiluBackward) {
-  const std::string out = RunOk(CANN_EXAMPLE_ACLNN_SILU_BACKWARD);
+TEST_P(Examples, AclnnSiluBackward) {
+  const std::string out = RunOk(Env() + CANN_EXAMPLE_ACLNN_SILU_BACKWARD);
   std::vector<float> dy = Floats(ParseValues(out, "dy")), x = Floats(ParseValues(out, "x"));
   gradops::SiluBackwardArgs a;
   a.dy = HostView(dy, {1, 4});
@@ -70,8 +95,8 @@ TEST(Examples, AclnnSiluBackward) {
   ExpectClose(ParseValues(out, "dx"), gradops::ref::SiluBackward(a), 4e-3);  // float16 results
 }
 
-TEST(Examples, AtbRmsNormBackward) {
-  const std::string out = RunOk(CANN_EXAMPLE_ATB_RMS_NORM_BACKWARD);
+TEST_P(Examples, AtbRmsNormBackward) {
+  const std::string out = RunOk(Env() + CANN_EXAMPLE_ATB_RMS_NORM_BACKWARD);
   std::vector<float> dy = Floats(ParseValues(out, "dy")), x = Floats(ParseValues(out, "x"));
   std::vector<float> rstd = Floats(ParseValues(out, "rstd")), gamma = Floats(ParseValues(out, "gamma"));
   gradops::RmsNormBackwardArgs a;
@@ -83,6 +108,8 @@ TEST(Examples, AtbRmsNormBackward) {
   ExpectClose(ParseValues(out, "dx"), want.dx, 1e-5);
   ExpectClose(ParseValues(out, "dgamma"), want.dgamma, 1e-5);
 }
+
+INSTANTIATE_TEST_SUITE_P(Devices, Examples, ::testing::Values("cpu", "cuda"), DeviceName);
 
 // --- the source documents' samples ---
 
@@ -103,8 +130,8 @@ std::string ExtractSample(const std::string& file) {
 }
 
 // Compiles a seed sample as a CANN user would (CANN include paths and
-// library names) and returns what it prints.
-std::string BuildAndRunSeed(const std::string& file, const std::string& name) {
+// library names) and returns what it prints, run with the `env` prefix.
+std::string BuildAndRunSeed(const std::string& file, const std::string& name, const std::string& env) {
   const std::string code = ExtractSample(file);
   EXPECT_FALSE(code.empty()) << "no sample found in " << file;
   const std::string dir = GRADOPS_SEED_WORK_DIR;
@@ -115,19 +142,24 @@ std::string BuildAndRunSeed(const std::string& file, const std::string& name) {
   RunOk(std::string(GRADOPS_CXX) + " -std=c++17 -w " + GRADOPS_SEED_FLAGS + " " + source + " -I" + root +
         "/compat/cann/include -I" + root + "/examples/atb -L" + GRADOPS_CANN_LIBRARY_DIR + " -Wl,-rpath," +
         GRADOPS_LIBRARY_DIR + " -lascendcl -lnnopbase -lopapi -latb -o " + binary);
-  return RunOk(binary);
+  return RunOk(env + binary);
 }
 
-class SeedSamples : public ::testing::Test {
+class SeedSamples : public OnDevice {
  protected:
   void SetUp() override {
+    OnDevice::SetUp();
+    if (IsSkipped()) return;
     struct stat info;
     if (stat(kSeeds.c_str(), &info) != 0) GTEST_SKIP() << "the source documents are not at " << kSeeds;
   }
+  std::string Run(const std::string& file, const std::string& name) {
+    return BuildAndRunSeed(file, name + "_" + GetParam(), Env());
+  }
 };
 
-TEST_F(SeedSamples, AclnnLayerNormBackward) {
-  const std::string out = BuildAndRunSeed("000_384d795ae5b6b8f0.txt", "seed_layer_norm_backward");
+TEST_P(SeedSamples, AclnnLayerNormBackward) {
+  const std::string out = Run("000_384d795ae5b6b8f0.txt", "seed_layer_norm_backward");
   // The document's inputs: dy = x = {2, 3, 4, 5}, mean {2, 3}, rstd {4, 5}, weight ones.
   std::ostringstream inputs;
   for (int i = 0; i < 4; ++i) inputs << "v[" << i << "] = " << (i + 2) << "\n";
@@ -137,8 +169,8 @@ TEST_F(SeedSamples, AclnnLayerNormBackward) {
   ExpectClose(ParseValues(out, "db result"), want.dbeta, 1e-6);
 }
 
-TEST_F(SeedSamples, AclnnSiluBackward) {
-  const std::string out = BuildAndRunSeed("002_b0f01599650297fd.txt", "seed_silu_backward");
+TEST_P(SeedSamples, AclnnSiluBackward) {
+  const std::string out = Run("002_b0f01599650297fd.txt", "seed_silu_backward");
   std::vector<float> dy(6, 1.0f), x = {1, 2, 3, 4, 5, 6}, dx(6);
   gradops::SiluBackwardArgs a;
   a.dy = HostView(dy, {2, 3});
@@ -147,10 +179,12 @@ TEST_F(SeedSamples, AclnnSiluBackward) {
   ExpectClose(ParseValues(out, "out result"), gradops::ref::SiluBackward(a), 1e-5);  // printed with %f
 }
 
-TEST_F(SeedSamples, AtbRmsNormBackward) {
-  const std::string out = BuildAndRunSeed("003_d551e5f9452120a5.txt", "seed_rms_norm_backward");
+TEST_P(SeedSamples, AtbRmsNormBackward) {
+  const std::string out = Run("003_d551e5f9452120a5.txt", "seed_rms_norm_backward");
   EXPECT_NE(out.find("Rmsnorm backward demo success!"), std::string::npos) << out;
 }
+
+INSTANTIATE_TEST_SUITE_P(Devices, SeedSamples, ::testing::Values("cpu", "cuda"), DeviceName);
 
 }  // namespace
 }  // namespace cann_test

@@ -15,23 +15,32 @@ namespace {
 aclError Allocate(void** ptr, size_t size, MemoryKind kind, const char* api) {
   if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": the pointer to fill is null");
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": size is 0");
-  void* p = CurrentDevice().Allocate(size);
+  Device* device = CurrentDevice();
+  if (device == nullptr) return ACL_ERROR_INVALID_DEVICE;
+  void* p = kind == MemoryKind::kDevice ? device->Allocate(size) : device->AllocateHost(size);
   if (p == nullptr) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, std::string(api) + ": out of memory for " + std::to_string(size) + " bytes");
   }
-  AddAllocation(p, size, kind);
+  AddAllocation(p, size, kind, device);
   *ptr = p;
   return ACL_SUCCESS;
 }
 
 aclError Release(void* ptr, MemoryKind kind, const char* api) {
   if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": pointer is null");
-  if (!RemoveAllocation(ptr, kind)) {
+  Device* owner = RemoveAllocation(ptr, kind);
+  if (owner == nullptr) {
     return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": not the start of a live allocation of this kind "
                                                              "(freed twice, or not allocated by the runtime)");
   }
-  CurrentDevice().Free(ptr);
+  kind == MemoryKind::kDevice ? owner->Free(ptr) : owner->FreeHost(ptr);
   return ACL_SUCCESS;
+}
+
+// The return code of a copy or fill the device ran or queued.
+aclError Done(const Status& status, const char* api) {
+  if (status.ok()) return ACL_SUCCESS;
+  return Fail(ACL_ERROR_RT_FAILURE, std::string(api) + ": " + status.message());
 }
 
 bool ValidKind(aclrtMemcpyKind kind) {
@@ -62,8 +71,9 @@ aclError Copy(void* dst, size_t dest_max, const void* src, size_t count, aclrtMe
   if (!CheckRange(dst, count, "dst", &error) || !CheckRange(src, count, "src", &error)) {
     return Fail(ACL_ERROR_INVALID_PARAM, a + ": " + error);
   }
-  CurrentDevice().Copy(dst, src, count, ToCopyKind(kind), stream);
-  return ACL_SUCCESS;
+  Device* device = CurrentDevice();
+  if (device == nullptr) return ACL_ERROR_INVALID_DEVICE;
+  return Done(device->Copy(dst, src, count, ToCopyKind(kind), stream), api);
 }
 
 }  // namespace
@@ -108,8 +118,9 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
   if (devPtr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: devPtr is null");
   std::string error;
   if (!rt::CheckRange(devPtr, count, "devPtr", &error)) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtMemset: " + error);
-  rt::CurrentDevice().Fill(devPtr, value, count, nullptr);
-  return ACL_SUCCESS;
+  rt::Device* device = rt::CurrentDevice();
+  if (device == nullptr) return ACL_ERROR_INVALID_DEVICE;
+  return rt::Done(device->Fill(devPtr, value, count, nullptr), "aclrtMemset");
 }
 
 }  // extern "C"

@@ -11,8 +11,8 @@ namespace runtime {
 
 Stream* FindStream(aclrtStream handle) {
   if (handle == nullptr) {
-    static Stream* default_stream = CurrentDevice().CreateStream().release();
-    return default_stream;
+    Device* device = CurrentDevice();
+    return device == nullptr ? nullptr : &device->DefaultStream();
   }
   Stream* stream = static_cast<Stream*>(handle);
   if (!Live<Stream>().Contains(stream)) {
@@ -34,7 +34,9 @@ extern "C" {
 
 aclError aclrtCreateStream(aclrtStream* stream) {
   if (stream == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, "aclrtCreateStream: stream is null");
-  rt::Stream* created = rt::CurrentDevice().CreateStream().release();
+  rt::Device* device = rt::CurrentDevice();
+  if (device == nullptr) return ACL_ERROR_INVALID_DEVICE;
+  rt::Stream* created = device->CreateStream().release();
   Live<rt::Stream>().Add(created);
   *stream = created;
   return ACL_SUCCESS;

@@ -1,4 +1,4 @@
-// Device 0: the host CPU. Streams are synchronous, so in-order execution and
+// The host CPU (device 0 unless GRADOPS_ACL_DEVICE selects CUDA devices). Streams are synchronous, so in-order execution and
 // Synchronize are trivially satisfied.
 #include <cstdlib>
 #include <cstring>
@@ -37,13 +37,21 @@ class CpuDeviceImpl final : public Device {
     return std::aligned_alloc(kAlignment, rounded);
   }
   void Free(void* ptr) override { std::free(ptr); }
-  void Copy(void* dst, const void* src, size_t bytes, CopyKind, Stream*) override {
+  void* AllocateHost(size_t bytes) override { return Allocate(bytes); }
+  void FreeHost(void* ptr) override { Free(ptr); }
+  Status Copy(void* dst, const void* src, size_t bytes, CopyKind, Stream*) override {
     if (bytes > 0) std::memmove(dst, src, bytes);
+    return Status();
   }
-  void Fill(void* dst, int value, size_t bytes, Stream*) override {
+  Status Fill(void* dst, int value, size_t bytes, Stream*) override {
     if (bytes > 0) std::memset(dst, value, bytes);
+    return Status();
   }
   std::unique_ptr<Stream> CreateStream() override { return std::unique_ptr<Stream>(new CpuStream()); }
+  Stream& DefaultStream() override { return default_stream_; }
+
+ private:
+  CpuStream default_stream_;
 };
 
 }  // namespace

@@ -33,15 +33,26 @@ class Device {
   // Device memory, aligned to at least 64 bytes; null when out of memory.
   virtual void* Allocate(size_t bytes) = 0;
   virtual void Free(void* ptr) = 0;
-  // Copies and fills in stream order (stream null: synchronous).
-  virtual void Copy(void* dst, const void* src, size_t bytes, CopyKind kind, Stream* stream) = 0;
-  virtual void Fill(void* dst, int value, size_t bytes, Stream* stream) = 0;
+  // Host memory for copies to and from this device; null when out of memory.
+  virtual void* AllocateHost(size_t bytes) = 0;
+  virtual void FreeHost(void* ptr) = 0;
+  // Copies and fills in stream order (stream null: synchronous). The Status
+  // says whether the work ran (synchronous) or was queued.
+  virtual Status Copy(void* dst, const void* src, size_t bytes, CopyKind kind, Stream* stream) = 0;
+  virtual Status Fill(void* dst, int value, size_t bytes, Stream* stream) = 0;
   virtual std::unique_ptr<Stream> CreateStream() = 0;
+  // The stream of a null aclrtStream handle.
+  virtual Stream& DefaultStream() = 0;
 };
 
-// Device 0, the host CPU: device memory is host memory and streams run their
-// work at submission, on the calling thread.
+// The host CPU: device memory is host memory and streams run their work at
+// submission, on the calling thread.
 Device& CpuDevice();
+
+// CUDA device `index` (0 <= index < CudaDeviceCount()). Without the CUDA
+// backend, or without a GPU, the count is 0.
+int CudaDeviceCount();
+Device& CudaDevice(int index);
 
 }  // namespace runtime
 }  // namespace cann

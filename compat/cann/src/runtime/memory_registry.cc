@@ -13,6 +13,7 @@ namespace {
 struct Allocation {
   size_t bytes;
   MemoryKind kind;
+  Device* owner;
 };
 
 struct Registry {
@@ -27,19 +28,20 @@ Registry& Allocations() {
 
 }  // namespace
 
-void AddAllocation(void* base, size_t bytes, MemoryKind kind) {
+void AddAllocation(void* base, size_t bytes, MemoryKind kind, Device* owner) {
   Registry& r = Allocations();
   std::lock_guard<std::mutex> lock(r.mutex);
-  r.allocations[reinterpret_cast<uintptr_t>(base)] = Allocation{bytes, kind};
+  r.allocations[reinterpret_cast<uintptr_t>(base)] = Allocation{bytes, kind, owner};
 }
 
-bool RemoveAllocation(void* base, MemoryKind kind) {
+Device* RemoveAllocation(void* base, MemoryKind kind) {
   Registry& r = Allocations();
   std::lock_guard<std::mutex> lock(r.mutex);
   auto it = r.allocations.find(reinterpret_cast<uintptr_t>(base));
-  if (it == r.allocations.end() || it->second.kind != kind) return false;
+  if (it == r.allocations.end() || it->second.kind != kind) return nullptr;
+  Device* owner = it->second.owner;
   r.allocations.erase(it);
-  return true;
+  return owner;
 }
 
 bool CheckRange(const void* ptr, size_t bytes, const char* name, std::string* error) {

@@ -12,9 +12,13 @@ namespace runtime {
 
 enum class MemoryKind { kDevice, kHost };
 
-void AddAllocation(void* base, size_t bytes, MemoryKind kind);
-// False when `base` is not the start of a live allocation of `kind`.
-bool RemoveAllocation(void* base, MemoryKind kind);
+class Device;
+
+// `owner`: the device that allocated it, and that frees it.
+void AddAllocation(void* base, size_t bytes, MemoryKind kind, Device* owner);
+// The owner, or null when `base` is not the start of a live allocation of
+// `kind` (which then stays as it was).
+Device* RemoveAllocation(void* base, MemoryKind kind);
 
 // When [ptr, ptr + bytes) starts inside a known allocation but does not end
 // inside it, describes the overrun in *error and returns false. Pointers the

@@ -9,8 +9,10 @@ namespace gradops {
 namespace cann {
 namespace runtime {
 
-// The device work runs on (device 0, the CPU, is the only one).
-Device& CurrentDevice();
+// The device this thread set with aclrtSetDevice (device 0 before any),
+// or null, with a message for aclGetRecentErrMsg, when that device does not
+// exist (GRADOPS_ACL_DEVICE=cuda without a CUDA device).
+Device* CurrentDevice();
 
 // The stream behind `handle`: the default stream for null, null (with a
 // message for aclGetRecentErrMsg) for a handle that is not a live stream.
