@@ -19,15 +19,36 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// Which terms an operator kind has. The kernels are instantiated per kind
+// and leave out the others: subtracting a zero mean, a, or c and scaling by
+// an rstd of one change no bit, so every kind gets the bits of the general
+// formula at fewer operations.
+template <NormKind kKind>
+struct Terms {
+  static constexpr bool kMean = kKind == NormKind::kLayerNorm || kKind == NormKind::kLayerNormGrad;  // x - mean
+  static constexpr bool kScale = kKind != NormKind::kColumnSums;  // * rstd
+  static constexpr bool kA = kMean;                               // sum(g), a
+  static constexpr bool kC = kKind == NormKind::kLayerNormGrad;   // sum(xc), c
+};
+
+// x - mean, or x where the kind has no mean.
+template <bool kMean, class V>
+HWY_INLINE V Centered(V x, V mean) {
+  if constexpr (kMean) return hn::Sub(x, mean);
+  else return x;
+}
+
 // Sums of a row, over xc = x - mean (rstd is applied once per row later).
 struct RowSums {
   float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
 };
 
-// Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}.
-template <typename T>
+// Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
+// (sum(g) and sum(xc) only where the kind has them).
+template <NormKind kKind, typename T>
 RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* HWY_RESTRICT gamma,
                int64_t n, float mean) {
+  using K = Terms<kKind>;
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   const auto vmean = hn::Set(df, mean);
@@ -35,31 +56,35 @@ RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* H
   auto x0 = hn::Zero(df), x1 = hn::Zero(df);
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
-    const auto xc0 = hn::Sub(LoadF32(df, x + j), vmean);
-    const auto xc1 = hn::Sub(LoadF32(df, x + j + L), vmean);
+    const auto xc0 = Centered<K::kMean>(LoadF32(df, x + j), vmean);
+    const auto xc1 = Centered<K::kMean>(LoadF32(df, x + j + L), vmean);
     const auto ga = hn::Mul(LoadF32(df, dy + j), hn::LoadU(df, gamma + j));
     const auto gb = hn::Mul(LoadF32(df, dy + j + L), hn::LoadU(df, gamma + j + L));
-    g0 = hn::Add(g0, ga);
-    g1 = hn::Add(g1, gb);
+    if constexpr (K::kA) {
+      g0 = hn::Add(g0, ga);
+      g1 = hn::Add(g1, gb);
+    }
     gx0 = hn::MulAdd(ga, xc0, gx0);
     gx1 = hn::MulAdd(gb, xc1, gx1);
-    x0 = hn::Add(x0, xc0);
-    x1 = hn::Add(x1, xc1);
+    if constexpr (K::kC) {
+      x0 = hn::Add(x0, xc0);
+      x1 = hn::Add(x1, xc1);
+    }
   }
   for (; j < n; j += L) {
     const size_t left = static_cast<size_t>(n - j) < static_cast<size_t>(L) ? static_cast<size_t>(n - j) : L;
     // Lanes past the row end load as 0 and must add nothing, even when mean is not finite.
     const auto valid = hn::FirstN(df, left);
-    const auto xc = hn::IfThenElseZero(valid, hn::Sub(LoadF32Tail(df, x + j, left), vmean));
+    const auto xc = hn::IfThenElseZero(valid, Centered<K::kMean>(LoadF32Tail(df, x + j, left), vmean));
     const auto g = hn::Mul(LoadF32Tail(df, dy + j, left), LoadF32Tail(df, gamma + j, left));
-    g0 = hn::Add(g0, g);
+    if constexpr (K::kA) g0 = hn::Add(g0, g);
     gx0 = hn::MulAdd(g, xc, gx0);
-    x0 = hn::Add(x0, xc);
+    if constexpr (K::kC) x0 = hn::Add(x0, xc);
   }
   RowSums sums;
-  sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(g0, g1)));
+  if constexpr (K::kA) sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(g0, g1)));
   sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(gx0, gx1)));
-  sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(x0, x1)));
+  if constexpr (K::kC) sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(x0, x1)));
   return sums;
 }
 
@@ -81,8 +106,9 @@ constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
 //              dgamma += dy * x_hat; dbeta += dy.
 // The grouping is the reference's, so infinities and NaN propagate alike, and
 // g - a and x_hat - c cancel exactly where the reference's terms do.
-template <typename T, int kVecs, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
+template <NormKind kKind, typename T, int kVecs, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
 HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bool stream, int64_t j, size_t left) {
+  using K = Terms<kKind>;
   const size_t L = hn::Lanes(df);
   const auto load = [&](const auto* p) HWY_ATTR {
     if constexpr (kTail) return LoadF32Tail(df, p, left);
@@ -124,10 +150,14 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     const auto a = hn::Set(df, k.a[r]), b = hn::Set(df, k.b[r]), c = hn::Set(df, k.c[r]);
     each([&](size_t v, auto& gamma, auto& dg, auto& db) HWY_ATTR {
       const auto vdy = load(dy + v * L);
-      const auto xh = hn::Mul(hn::Sub(load(x + v * L), mean), rstd);
+      const auto xc = Centered<K::kMean>(load(x + v * L), mean);
+      hn::Vec<DF> xh = xc;
+      if constexpr (K::kScale) xh = hn::Mul(xc, rstd);
       if constexpr (kDx) {
-        const auto g = hn::Sub(hn::Mul(vdy, gamma), a);
-        store_dx(hn::Mul(rstd, hn::NegMulAdd(hn::Sub(xh, c), b, g)), dx + v * L, stream_row);
+        hn::Vec<DF> g = hn::Mul(vdy, gamma), xh_c = xh;
+        if constexpr (K::kA) g = hn::Sub(g, a);
+        if constexpr (K::kC) xh_c = hn::Sub(xh, c);
+        store_dx(hn::Mul(rstd, hn::NegMulAdd(xh_c, b, g)), dx + v * L, stream_row);
       }
       if constexpr (kRes) store(xh, res + v * L);
       if constexpr (kAcc) {
@@ -156,24 +186,24 @@ int64_t StreamHead(const NormBlock& block, int64_t n, size_t vector_bytes) {
   return std::min<int64_t>(n, static_cast<int64_t>((vector_bytes - misalign) % vector_bytes / sizeof(T)));
 }
 
-template <typename T, bool kDx, bool kRes, bool kAcc>
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
 void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   int64_t j = 0;
   if (kDx && stream) {  // the columns before the aligned ones, stored plainly
     j = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T));
-    if (j > 0) Columns<T, 1, true, kDx, kRes, kAcc>(df, block, k, false, 0, static_cast<size_t>(j));
+    if (j > 0) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, 0, static_cast<size_t>(j));
   }
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
-    Columns<T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
+    Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
   }
-  for (; j + L <= n; j += L) Columns<T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
-  if (j < n) Columns<T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, j, static_cast<size_t>(n - j));
+  for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
+  if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, j, static_cast<size_t>(n - j));
   if (stream) hwy::FlushStream();
 }
 
-template <typename T>
+template <NormKind kKind, typename T>
 void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
   // Pass 1: per-row constants of dx:
   //   a = inv_n * sum(g), b = inv_n * rstd * sum(g * xc), c = inv_n * rstd * sum(xc).
@@ -183,28 +213,43 @@ void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
     k.rstd[r] = block.rstd[r];
     if (!p.want_dx) continue;
     const float rstd = block.rstd[r];
-    const RowSums s = SumRow(static_cast<const T*>(block.x[r]), static_cast<const T*>(block.dy[r]), block.gamma,
-                             p.N, block.mean[r]);
-    k.a[r] = p.kind == NormKind::kRmsNorm ? 0.0f : s.g * p.inv_n;
+    const RowSums s = SumRow<kKind>(static_cast<const T*>(block.x[r]), static_cast<const T*>(block.dy[r]),
+                                    block.gamma, p.N, block.mean[r]);
+    k.a[r] = s.g * p.inv_n;
     k.b[r] = s.gxc * rstd * p.inv_n;
-    k.c[r] = p.kind == NormKind::kLayerNormGrad ? s.xc * rstd * p.inv_n : 0.0f;
+    k.c[r] = s.xc * rstd * p.inv_n;
   }
-  // Pass 2: one sweep over the columns for the whole block.
+  // Pass 2: one sweep over the columns for the whole block, with the
+  // outputs this kind and this call have.
   const bool acc = block.dgamma != nullptr;
-  if (p.want_dx && p.want_res) {
-    acc ? SweepColumns<T, true, true, true>(block, p.N, k, p.stream_dx) : SweepColumns<T, true, true, false>(block, p.N, k, p.stream_dx);
+  if constexpr (kKind == NormKind::kColumnSums) {
+    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx);
+  } else if constexpr (kKind == NormKind::kLayerNormGrad) {  // dx and x_hat; no dgamma/dbeta partials
+    p.want_res ? SweepColumns<kKind, T, true, true, false>(block, p.N, k, p.stream_dx)
+               : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx);
   } else if (p.want_dx) {
-    acc ? SweepColumns<T, true, false, true>(block, p.N, k, p.stream_dx) : SweepColumns<T, true, false, false>(block, p.N, k, p.stream_dx);
+    acc ? SweepColumns<kKind, T, true, false, true>(block, p.N, k, p.stream_dx)
+        : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx);
   } else if (acc) {
-    SweepColumns<T, false, false, true>(block, p.N, k, p.stream_dx);
+    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx);
+  }
+}
+
+template <typename T>
+void BlockKernelOf(const NormKernelParams& p, const NormBlock& block) {
+  switch (p.kind) {
+    case NormKind::kLayerNorm: return BlockKernel<NormKind::kLayerNorm, T>(p, block);
+    case NormKind::kLayerNormGrad: return BlockKernel<NormKind::kLayerNormGrad, T>(p, block);
+    case NormKind::kRmsNorm: return BlockKernel<NormKind::kRmsNorm, T>(p, block);
+    case NormKind::kColumnSums: return BlockKernel<NormKind::kColumnSums, T>(p, block);
   }
 }
 
 void NormBlockKernelImpl(const NormKernelParams& params, const NormBlock& block) {
   switch (params.dtype) {
-    case DType::kFloat32: return BlockKernel<float>(params, block);
-    case DType::kFloat16: return BlockKernel<hwy::float16_t>(params, block);
-    case DType::kBFloat16: return BlockKernel<hwy::bfloat16_t>(params, block);
+    case DType::kFloat32: return BlockKernelOf<float>(params, block);
+    case DType::kFloat16: return BlockKernelOf<hwy::float16_t>(params, block);
+    case DType::kBFloat16: return BlockKernelOf<hwy::bfloat16_t>(params, block);
   }
 }
 
