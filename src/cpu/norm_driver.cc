@@ -166,8 +166,10 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   // Final sums: column tiles in parallel; within each, the chunks' partials
   // are added pairwise in place (chunk c += chunk c + stride, for strides
   // 1, 2, 4, ...), a fixed order whose rounding error grows with log2 of the
-  // chunk count rather than with the count.
-  constexpr int64_t kTile = 2048;
+  // chunk count rather than with the count. Tiles of 256 columns give every
+  // thread a share even for N = 1024 (2048-column tiles left one thread
+  // doing it all: 0.2 of 3.9 ms for bfloat16 16384x1024, now 0.1).
+  constexpr int64_t kTile = 256;
   const int64_t tiles = (N + kTile - 1) / kTile;
   ParallelFor(tiles, s.threads, [&](int64_t tile, int) {
     const int64_t j0 = tile * kTile, j1 = std::min(N, j0 + kTile);
