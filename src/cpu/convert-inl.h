@@ -108,6 +108,17 @@ HWY_INLINE void StreamF32(DF df, hn::Vec<DF> v, T* p) {
   hn::Stream(e, hn::DFromV<decltype(e)>(), reinterpret_cast<Bits<T>*>(p));
 }
 
+// A vector of bfloat16 bits at p, plainly or streamed (p aligned to its size).
+template <class DU16>
+HWY_INLINE void StoreBits(DU16 du16, hn::Vec<DU16> bits, hwy::bfloat16_t* p, bool stream) {
+  uint16_t* out = reinterpret_cast<uint16_t*>(p);
+  if (stream) {
+    hn::Stream(bits, du16, out);
+  } else {
+    hn::StoreU(bits, du16, out);
+  }
+}
+
 #undef GRADOPS_BFLOAT16_PAIRS  // decided anew for each target
 #if (HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR) || HWY_TARGET == HWY_EMU128
 #define GRADOPS_BFLOAT16_PAIRS 1
@@ -136,13 +147,24 @@ HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_
   // the saturating pack copies the bits unchanged.
   const auto ea = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, a)));
   const auto eb = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, b)));
-  const auto packed = hn::BitCast(du16, hn::ReorderDemote2To(di16, ea, eb));
-  uint16_t* out = reinterpret_cast<uint16_t*>(p);
-  if (stream) {
-    hn::Stream(packed, du16, out);
-  } else {
-    hn::StoreU(packed, du16, out);
-  }
+  StoreBits(du16, hn::BitCast(du16, hn::ReorderDemote2To(di16, ea, eb)), p, stream);
+}
+#endif
+
+#undef GRADOPS_BFLOAT16_ORDERED_PAIRS  // decided anew for each target
+#if HWY_TARGET != HWY_SCALAR
+#define GRADOPS_BFLOAT16_ORDERED_PAIRS 1
+// Two float vectors of consecutive values (a first) as 2 * Lanes(df)
+// bfloat16 in order: ConcatOdd gathers the upper 16 bits of every rounded
+// lane, one instruction where Encode spends a shift and a narrowing per
+// vector. For kernels whose lanes must stay in column order. `stream`
+// stores non-temporally (p aligned to a float32 vector's size).
+template <class DF>
+HWY_INLINE void StoreOrderedPairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream) {
+  const hn::Repartition<uint16_t, DF> du16;
+  const auto rounded_a = hn::BitCast(du16, RoundToBFloat16Bits(df, a));
+  const auto rounded_b = hn::BitCast(du16, RoundToBFloat16Bits(df, b));
+  StoreBits(du16, hn::ConcatOdd(du16, rounded_b, rounded_a), p, stream);
 }
 #endif
 

@@ -7,6 +7,7 @@
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include <algorithm>
+#include <type_traits>
 
 #include "cpu/convert-inl.h"
 #include "cpu/norm.h"
@@ -94,6 +95,14 @@ struct RowConstants {
   float a[kMaxBlockRows] = {}, b[kMaxBlockRows] = {}, c[kMaxBlockRows] = {};
 };
 
+// bfloat16 rows are stored by ordered pairs of vectors where the target has them.
+template <typename T>
+#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
+constexpr bool kPairedStores = std::is_same_v<T, hwy::bfloat16_t>;
+#else
+constexpr bool kPairedStores = false;
+#endif
+
 // Column vectors unrolled per row: enough to amortize each row's constants
 // without spilling registers.
 constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
@@ -118,10 +127,20 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     if constexpr (kTail) StoreF32Tail(df, v, p, left);
     else StoreF32(df, v, p);
   };
-  const auto store_dx = [&](hn::Vec<DF> v, T* p, bool stream) HWY_ATTR {
-    if constexpr (kTail) StoreF32Tail(df, v, p, left);
-    else if (stream) StreamF32(df, v, p);
-    else StoreF32(df, v, p);
+  // A row's kVecs outputs (dx or x_hat) from p; bfloat16 by ordered pairs.
+  constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
+  const auto store_row = [&](const hn::Vec<DF>* out, T* p, bool stream) HWY_ATTR {
+#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
+    if constexpr (kPairs) {
+      for (int v = 0; v < kVecs; v += 2) StoreOrderedPairF32(df, out[v], out[v + 1], p + v * L, stream);
+      return;
+    }
+#endif
+    for (int v = 0; v < kVecs; ++v) {
+      if constexpr (kTail) StoreF32Tail(df, out[v], p, left);
+      else if (stream) StreamF32(df, out[v], p + v * L);
+      else StoreF32(df, out[v], p + v * L);
+    }
   };
   // Per vector v: gamma, and the dgamma/dbeta partials held across the rows.
   hn::Vec<DF> g0 = hn::Zero(df), g1 = g0, g2 = g0, g3 = g0;
@@ -143,11 +162,12 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     const T* x = static_cast<const T*>(block.x[r]) + j;
     const T* dy = static_cast<const T*>(block.dy[r]) + j;
     T* dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
-    // Streaming needs every stored vector aligned (SweepColumns aligns j where it can).
-    const bool stream_row = stream && reinterpret_cast<uintptr_t>(dx) % (L * sizeof(T)) == 0;
+    // Streaming needs every store aligned (SweepColumns aligns j where it can).
+    const bool stream_row = stream && reinterpret_cast<uintptr_t>(dx) % (L * sizeof(T) * (kPairs ? 2 : 1)) == 0;
     T* res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
     const auto mean = hn::Set(df, k.mean[r]), rstd = hn::Set(df, k.rstd[r]);
     const auto a = hn::Set(df, k.a[r]), b = hn::Set(df, k.b[r]), c = hn::Set(df, k.c[r]);
+    hn::Vec<DF> dx_out[kVecs], res_out[kVecs];
     each([&](size_t v, auto& gamma, auto& dg, auto& db) HWY_ATTR {
       const auto vdy = load(dy + v * L);
       const auto xc = Centered<K::kMean>(load(x + v * L), mean);
@@ -157,14 +177,16 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
         hn::Vec<DF> g = hn::Mul(vdy, gamma), xh_c = xh;
         if constexpr (K::kA) g = hn::Sub(g, a);
         if constexpr (K::kC) xh_c = hn::Sub(xh, c);
-        store_dx(hn::Mul(rstd, hn::NegMulAdd(xh_c, b, g)), dx + v * L, stream_row);
+        dx_out[v] = hn::Mul(rstd, hn::NegMulAdd(xh_c, b, g));
       }
-      if constexpr (kRes) store(xh, res + v * L);
+      if constexpr (kRes) res_out[v] = xh;
       if constexpr (kAcc) {
         dg = hn::MulAdd(vdy, xh, dg);
         db = hn::Add(db, vdy);
       }
     });
+    if constexpr (kDx) store_row(dx_out, dx, stream_row);
+    if constexpr (kRes) store_row(res_out, res, false);
   }
   if constexpr (kAcc) {
     each([&](size_t v, auto&, auto& dg, auto& db) HWY_ATTR {
@@ -191,9 +213,11 @@ void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   int64_t j = 0;
-  if (kDx && stream) {  // the columns before the aligned ones, stored plainly
-    j = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T));
-    if (j > 0) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, 0, static_cast<size_t>(j));
+  if (kDx && stream) {  // the columns before the aligned ones (up to 2L - 1), stored plainly
+    const int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
+    for (; j + L <= head; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, false, j, 0);
+    if (j < head) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, j, static_cast<size_t>(head - j));
+    j = head;
   }
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
     Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
