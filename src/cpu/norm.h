@@ -79,7 +79,7 @@ void RunNorm(const NormProblem& problem, const NormSchedule& schedule, void* wor
 
 // The SIMD kernel: a block of rows, all row pointers at column 0 of
 // contiguous rows of `dtype`.
-constexpr int kMaxBlockRows = 16;
+constexpr int kMaxBlockRows = 32;
 
 struct NormBlock {
   int rows = 0;

@@ -59,12 +59,14 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // Block rows: each sweep reads all of its block's rows at once, and more
   // read streams in flight move more bytes per core. Measured at 2 threads on
   // the benchmark shapes: 8 rows beat 1, 2 and 4 even where 8 rows of x and
-  // dy spill the L2 (N = 65536), and 16 rows beat 8 by about 8% for rows of
-  // 8 KiB or less (bfloat16 N = 1024). Packed rows keep their float32 copies
-  // (4 rows' worth per block row) within about the L2.
+  // dy spill the L2 (N = 65536); for bfloat16 rows of 1024 (x and dy: 4 KiB),
+  // 16 rows beat 8 by about 8% and 32 beat 16 by about 4% (five alternating
+  // runs each), while at 16 KiB 32 rows lose to 8 and 16. So 128 KiB of
+  // rows, 8 to 32 of them. Packed rows keep their float32 copies (4 rows'
+  // worth per block row) within about the L2.
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
-                          : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, 16));
+                          : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, kMaxBlockRows));
   if (!s.packed && !p.want_dx && !p.want_res) {
     // Column sums alone have no first pass that brings each row into the
     // cache in order, so the sweep's short steps across rows are what the
