@@ -129,29 +129,37 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   };
   // A row's kVecs outputs (dx or x_hat) from p; bfloat16 by ordered pairs.
   constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
-  const auto store_row = [&](const hn::Vec<DF>* out, T* p, bool stream) HWY_ATTR {
+  const auto store_one = [&](hn::Vec<DF> v, T* p, bool stream) HWY_ATTR {
+    if constexpr (kTail) StoreF32Tail(df, v, p, left);
+    else if (stream) StreamF32(df, v, p);
+    else StoreF32(df, v, p);
+  };
+  const auto store_row = [&](hn::Vec<DF> o0, hn::Vec<DF> o1, hn::Vec<DF> o2, hn::Vec<DF> o3, T* p,
+                             bool stream) HWY_ATTR {
 #ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
     if constexpr (kPairs) {
-      for (int v = 0; v < kVecs; v += 2) StoreOrderedPairF32(df, out[v], out[v + 1], p + v * L, stream);
+      StoreOrderedPairF32(df, o0, o1, p, stream);
+      if constexpr (kVecs > 2) StoreOrderedPairF32(df, o2, o3, p + 2 * L, stream);
       return;
     }
 #endif
-    for (int v = 0; v < kVecs; ++v) {
-      if constexpr (kTail) StoreF32Tail(df, out[v], p, left);
-      else if (stream) StreamF32(df, out[v], p + v * L);
-      else StoreF32(df, out[v], p + v * L);
-    }
+    store_one(o0, p, stream);
+    if constexpr (kVecs > 1) store_one(o1, p + L, stream);
+    if constexpr (kVecs > 2) store_one(o2, p + 2 * L, stream);
+    if constexpr (kVecs > 3) store_one(o3, p + 3 * L, stream);
   };
-  // Per vector v: gamma, and the dgamma/dbeta partials held across the rows.
+  // Per vector v: gamma, and the dgamma/dbeta partials held across the rows;
+  // a row's dx and x_hat until they are stored.
   hn::Vec<DF> g0 = hn::Zero(df), g1 = g0, g2 = g0, g3 = g0;
   hn::Vec<DF> dg0 = g0, dg1 = g0, dg2 = g0, dg3 = g0, db0 = g0, db1 = g0, db2 = g0, db3 = g0;
+  hn::Vec<DF> o0 = g0, o1 = g0, o2 = g0, o3 = g0, h0 = g0, h1 = g0, h2 = g0, h3 = g0;
   const auto each = [&](auto&& f) HWY_ATTR {
-    f(0, g0, dg0, db0);
-    if constexpr (kVecs > 1) f(1, g1, dg1, db1);
-    if constexpr (kVecs > 2) f(2, g2, dg2, db2);
-    if constexpr (kVecs > 3) f(3, g3, dg3, db3);
+    f(0, g0, dg0, db0, o0, h0);
+    if constexpr (kVecs > 1) f(1, g1, dg1, db1, o1, h1);
+    if constexpr (kVecs > 2) f(2, g2, dg2, db2, o2, h2);
+    if constexpr (kVecs > 3) f(3, g3, dg3, db3, o3, h3);
   };
-  each([&](size_t v, auto& gamma, auto& dg, auto& db) HWY_ATTR {
+  each([&](size_t v, auto& gamma, auto& dg, auto& db, auto&, auto&) HWY_ATTR {
     if constexpr (kDx) gamma = load(block.gamma + j + v * L);
     if constexpr (kAcc) {
       dg = load(block.dgamma + j + v * L);
@@ -167,8 +175,7 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     T* res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
     const auto mean = hn::Set(df, k.mean[r]), rstd = hn::Set(df, k.rstd[r]);
     const auto a = hn::Set(df, k.a[r]), b = hn::Set(df, k.b[r]), c = hn::Set(df, k.c[r]);
-    hn::Vec<DF> dx_out[kVecs], res_out[kVecs];
-    each([&](size_t v, auto& gamma, auto& dg, auto& db) HWY_ATTR {
+    each([&](size_t v, auto& gamma, auto& dg, auto& db, auto& dx_v, auto& xh_v) HWY_ATTR {
       const auto vdy = load(dy + v * L);
       const auto xc = Centered<K::kMean>(load(x + v * L), mean);
       hn::Vec<DF> xh = xc;
@@ -177,19 +184,19 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
         hn::Vec<DF> g = hn::Mul(vdy, gamma), xh_c = xh;
         if constexpr (K::kA) g = hn::Sub(g, a);
         if constexpr (K::kC) xh_c = hn::Sub(xh, c);
-        dx_out[v] = hn::Mul(rstd, hn::NegMulAdd(xh_c, b, g));
+        dx_v = hn::Mul(rstd, hn::NegMulAdd(xh_c, b, g));
       }
-      if constexpr (kRes) res_out[v] = xh;
+      xh_v = xh;
       if constexpr (kAcc) {
         dg = hn::MulAdd(vdy, xh, dg);
         db = hn::Add(db, vdy);
       }
     });
-    if constexpr (kDx) store_row(dx_out, dx, stream_row);
-    if constexpr (kRes) store_row(res_out, res, false);
+    if constexpr (kDx) store_row(o0, o1, o2, o3, dx, stream_row);
+    if constexpr (kRes) store_row(h0, h1, h2, h3, res, false);
   }
   if constexpr (kAcc) {
-    each([&](size_t v, auto&, auto& dg, auto& db) HWY_ATTR {
+    each([&](size_t v, auto&, auto& dg, auto& db, auto&, auto&) HWY_ATTR {
       store(dg, block.dgamma + j + v * L);
       store(db, block.dbeta + j + v * L);
     });
