@@ -23,7 +23,7 @@ class Shifted {
  public:
   Shifted(DType dtype, int64_t elements, int64_t shift)
       : dtype_(dtype), shift_(shift), total_(elements + shift + 64),
-        bytes_(static_cast<unsigned char*>(std::aligned_alloc(64, Bytes(total_)))) {
+        bytes_(static_cast<unsigned char*>(std::aligned_alloc(64, (Bytes(total_) + 63) / 64 * 64))) {
     std::memset(bytes_.get(), kPoisonByte, Bytes(total_));
   }
   void* data() const { return bytes_.get() + Bytes(shift_); }
