@@ -1,7 +1,7 @@
 // Outputs of 16 MiB and more are stored non-temporally, with plain stores up
 // to the first element aligned for them. Whatever the alignment of dx, the
-// bits must be those of a plainly stored run over the same rows or elements,
-// and nothing outside dx may be written.
+// bits must be those of plainly stored runs over its first and last rows or
+// elements, and nothing outside dx may be written.
 #include <cstring>
 #include <memory>
 #include <random>
@@ -79,13 +79,21 @@ TEST(Streaming, LayerNormBackwardSameBitsAsPlainStores) {
         Plan plan;
         ASSERT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
         EXPECT_TRUE(dx.PoisonIntact(M * N));
-        // The first rows again, far below the threshold: stored plainly.
-        for (TensorView* v : {&a.dy, &a.x, &a.mean, &a.rstd}) v->shape[0] = rows;
-        a.dx = Contiguous(plain.data(), dtype, {rows, N});
-        a.dgamma = Contiguous(dgamma2.data(), DType::kFloat32, {N});
-        a.dbeta = Contiguous(dbeta2.data(), DType::kFloat32, {N});
-        ASSERT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
-        EXPECT_EQ(std::memcmp(dx.data(), plain.data(), static_cast<size_t>(rows * N) * DTypeSize(dtype)), 0);
+        // The first and the last rows again, far below the threshold: stored plainly.
+        for (int64_t first : {int64_t{0}, M - rows}) {
+          LayerNormBackwardArgs part = a;
+          for (TensorView* v : {&part.dy, &part.x, &part.mean, &part.rstd}) {
+            v->shape[0] = rows;
+            v->offset += first * v->strides[0];
+          }
+          part.dx = Contiguous(plain.data(), dtype, {rows, N});
+          part.dgamma = Contiguous(dgamma2.data(), DType::kFloat32, {N});
+          part.dbeta = Contiguous(dbeta2.data(), DType::kFloat32, {N});
+          ASSERT_TRUE(PlanAndRun(PlanLayerNormBackward(part, &plan), plan).ok());
+          const size_t row_bytes = static_cast<size_t>(N) * DTypeSize(dtype);
+          EXPECT_EQ(std::memcmp(static_cast<char*>(dx.data()) + first * row_bytes, plain.data(), rows * row_bytes), 0)
+              << "rows from " << first;
+        }
       }
     }
   }
@@ -94,10 +102,10 @@ TEST(Streaming, LayerNormBackwardSameBitsAsPlainStores) {
 TEST(Streaming, SiluBackwardSameBitsAsPlainStores) {
   std::mt19937_64 rng(72);
   for (DType dtype : {DType::kFloat32, DType::kBFloat16, DType::kFloat16}) {
-    const int64_t n = static_cast<int64_t>(kStreamBytes / DTypeSize(dtype)) + 77, head = 100003;
+    const int64_t n = static_cast<int64_t>(kStreamBytes / DTypeSize(dtype)) + 77, part_n = 100003;
     for (int64_t shift : {0, 1, 5, 15}) {
       SCOPED_TRACE(std::string(DTypeName(dtype)) + " shift=" + std::to_string(shift));
-      Shifted dy(dtype, n, 0), x(dtype, n, 7), dx(dtype, n, shift), plain(dtype, head, 0);
+      Shifted dy(dtype, n, 0), x(dtype, n, 7), dx(dtype, n, shift), plain(dtype, part_n, 0);
       dy.Fill(rng, n);
       x.Fill(rng, n);
       SiluBackwardArgs s;
@@ -107,10 +115,19 @@ TEST(Streaming, SiluBackwardSameBitsAsPlainStores) {
       Plan plan;
       ASSERT_TRUE(PlanAndRun(PlanSiluBackward(s, &plan), plan).ok());
       EXPECT_TRUE(dx.PoisonIntact(n));
-      for (TensorView* v : {&s.dy, &s.x}) v->shape[0] = head;
-      s.dx = Contiguous(plain.data(), dtype, {head});
-      ASSERT_TRUE(PlanAndRun(PlanSiluBackward(s, &plan), plan).ok());
-      EXPECT_EQ(std::memcmp(dx.data(), plain.data(), static_cast<size_t>(head) * DTypeSize(dtype)), 0);
+      // The first and the last elements again, far below the threshold: stored plainly.
+      for (int64_t first : {int64_t{0}, n - part_n}) {
+        SiluBackwardArgs part = s;
+        for (TensorView* v : {&part.dy, &part.x}) {
+          v->shape[0] = part_n;
+          v->offset += first;
+        }
+        part.dx = Contiguous(plain.data(), dtype, {part_n});
+        ASSERT_TRUE(PlanAndRun(PlanSiluBackward(part, &plan), plan).ok());
+        const size_t elem = DTypeSize(dtype);
+        EXPECT_EQ(std::memcmp(static_cast<char*>(dx.data()) + first * elem, plain.data(), part_n * elem), 0)
+            << "elements from " << first;
+      }
     }
   }
 }
