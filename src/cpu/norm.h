@@ -26,6 +26,14 @@ enum class NormKind {
   kColumnSums,     // no dx: dgamma and dbeta only
 };
 
+// The terms of the formula above that a kind has; without them the mean is
+// 0, a and c are 0, rstd is 1. Kernels may leave the others out: x - 0,
+// g - 0 and x * 1 change no bit.
+constexpr bool HasMean(NormKind k) { return k == NormKind::kLayerNorm || k == NormKind::kLayerNormGrad; }
+constexpr bool HasA(NormKind k) { return HasMean(k); }
+constexpr bool HasC(NormKind k) { return k == NormKind::kLayerNormGrad; }
+constexpr bool HasScale(NormKind k) { return k != NormKind::kColumnSums; }
+
 // M rows by N columns of a view: data points at the view's first element.
 struct MatrixOperand {
   void* data = nullptr;
@@ -100,7 +108,7 @@ struct NormKernelParams {
   int64_t N = 0;
   float inv_n = 0.0f;
   bool want_dx = false, want_res = false;
-  bool stream_dx = false;  // non-temporal stores for dx rows aligned to the vector size
+  bool stream_dx = false;  // non-temporal stores for dx, from its first aligned column
 };
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block);

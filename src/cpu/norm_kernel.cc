@@ -6,11 +6,11 @@
 #define HWY_TARGET_INCLUDE "cpu/norm_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
-#include <algorithm>
 #include <type_traits>
 
 #include "cpu/convert-inl.h"
 #include "cpu/norm.h"
+#include "cpu/streaming.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
@@ -20,16 +20,14 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Which terms an operator kind has. The kernels are instantiated per kind
-// and leave out the others: subtracting a zero mean, a, or c and scaling by
-// an rstd of one change no bit, so every kind gets the bits of the general
-// formula at fewer operations.
+// The kernels are instantiated per kind and leave out the terms it lacks
+// (norm.h): the bits of the general formula at fewer operations.
 template <NormKind kKind>
 struct Terms {
-  static constexpr bool kMean = kKind == NormKind::kLayerNorm || kKind == NormKind::kLayerNormGrad;  // x - mean
-  static constexpr bool kScale = kKind != NormKind::kColumnSums;  // * rstd
-  static constexpr bool kA = kMean;                               // sum(g), a
-  static constexpr bool kC = kKind == NormKind::kLayerNormGrad;   // sum(xc), c
+  static constexpr bool kMean = HasMean(kKind);    // x - mean
+  static constexpr bool kScale = HasScale(kKind);  // * rstd
+  static constexpr bool kA = HasA(kKind);          // sum(g), a
+  static constexpr bool kC = HasC(kKind);          // sum(xc), c
 };
 
 // x - mean, or x where the kind has no mean.
@@ -123,17 +121,13 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     if constexpr (kTail) return LoadF32Tail(df, p, left);
     else return LoadF32(df, p);
   };
-  const auto store = [&](hn::Vec<DF> v, auto* p) HWY_ATTR {
-    if constexpr (kTail) StoreF32Tail(df, v, p, left);
-    else StoreF32(df, v, p);
-  };
-  // A row's kVecs outputs (dx or x_hat) from p; bfloat16 by ordered pairs.
-  constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
-  const auto store_one = [&](hn::Vec<DF> v, T* p, bool stream) HWY_ATTR {
+  const auto store = [&](hn::Vec<DF> v, auto* p, bool stream) HWY_ATTR {
     if constexpr (kTail) StoreF32Tail(df, v, p, left);
     else if (stream) StreamF32(df, v, p);
     else StoreF32(df, v, p);
   };
+  // A row's kVecs outputs (dx or x_hat) from p; bfloat16 by ordered pairs.
+  constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
   const auto store_row = [&](hn::Vec<DF> o0, hn::Vec<DF> o1, hn::Vec<DF> o2, hn::Vec<DF> o3, T* p,
                              bool stream) HWY_ATTR {
 #ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
@@ -143,10 +137,10 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
       return;
     }
 #endif
-    store_one(o0, p, stream);
-    if constexpr (kVecs > 1) store_one(o1, p + L, stream);
-    if constexpr (kVecs > 2) store_one(o2, p + 2 * L, stream);
-    if constexpr (kVecs > 3) store_one(o3, p + 3 * L, stream);
+    store(o0, p, stream);
+    if constexpr (kVecs > 1) store(o1, p + L, stream);
+    if constexpr (kVecs > 2) store(o2, p + 2 * L, stream);
+    if constexpr (kVecs > 3) store(o3, p + 3 * L, stream);
   };
   // Per vector v: gamma, and the dgamma/dbeta partials held across the rows;
   // a row's dx and x_hat until they are stored.
@@ -197,8 +191,8 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   }
   if constexpr (kAcc) {
     each([&](size_t v, auto&, auto& dg, auto& db, auto&, auto&) HWY_ATTR {
-      store(dg, block.dgamma + j + v * L);
-      store(db, block.dbeta + j + v * L);
+      store(dg, block.dgamma + j + v * L, false);
+      store(db, block.dbeta + j + v * L, false);
     });
   }
 }
@@ -206,13 +200,14 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
 // Columns before the first one where every row's dx is aligned for streaming
 // stores; 0 when the rows disagree (those rows are then stored plainly).
 template <typename T>
-int64_t StreamHead(const NormBlock& block, int64_t n, size_t vector_bytes) {
-  const uintptr_t misalign = reinterpret_cast<uintptr_t>(block.dx[0]) % vector_bytes;
+int64_t StreamHead(const NormBlock& block, int64_t n, size_t alignment) {
   for (int r = 1; r < block.rows; ++r) {
-    if (reinterpret_cast<uintptr_t>(block.dx[r]) % vector_bytes != misalign) return 0;
+    if (reinterpret_cast<uintptr_t>(block.dx[r]) % alignment != reinterpret_cast<uintptr_t>(block.dx[0]) % alignment) {
+      return 0;
+    }
   }
-  if (misalign % sizeof(T) != 0) return 0;
-  return std::min<int64_t>(n, static_cast<int64_t>((vector_bytes - misalign) % vector_bytes / sizeof(T)));
+  const int64_t head = ElementsToAlignment(block.dx[0], alignment, sizeof(T), n);
+  return head < 0 ? 0 : head;
 }
 
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>

@@ -32,8 +32,8 @@ SiluSchedule ScheduleSilu(const SiluProblem& problem, int threads);
 void RunSilu(const SiluProblem& problem, const SiluSchedule& schedule);
 
 // SIMD span: n elements of dx (contiguous); dy and x advance by step 1, or
-// stay on one element with step 0. With `stream`, an aligned dx is stored
-// non-temporally.
+// stay on one element with step 0. With `stream` (contiguous inputs), dx is
+// stored non-temporally from its first aligned element.
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
               bool stream);
 

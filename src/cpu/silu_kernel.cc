@@ -3,11 +3,11 @@
 #define HWY_TARGET_INCLUDE "cpu/silu_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
-#include <algorithm>
 #include <type_traits>
 
 #include "cpu/convert-inl.h"
 #include "cpu/silu.h"
+#include "cpu/streaming.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
@@ -107,11 +107,9 @@ void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, in
   T* out = static_cast<T*>(dx);
   const hn::ScalableTag<float> df;
   // The widest store: a float32 vector, or two vectors' worth of 16-bit values.
-  const size_t vector_bytes = hn::Lanes(df) * sizeof(float);
-  const uintptr_t misalign = reinterpret_cast<uintptr_t>(dx) % vector_bytes;
-  if (stream && dy_step && x_step && misalign % sizeof(T) == 0) {
+  const int64_t head = ElementsToAlignment(dx, hn::Lanes(df) * sizeof(float), sizeof(T), n);
+  if (stream && dy_step && x_step && head >= 0) {
     // Plain stores up to the first aligned element, streaming ones after it.
-    const int64_t head = std::min<int64_t>(n, static_cast<int64_t>((vector_bytes - misalign) % vector_bytes / sizeof(T)));
     Span<1, 1, false>(a, b, out, head);
     return Span<1, 1, true>(a + head, b + head, out + head, n - head);
   }

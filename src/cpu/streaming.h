@@ -8,10 +8,23 @@
 // 18.7 to 23.0 GB/s when the threshold came down from 64 MiB.)
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
+
 namespace gradops {
 namespace cpu {
 
 inline bool StreamOutput(double output_bytes) { return output_bytes >= 16.0 * (1 << 20); }
+
+// Elements from p to the next multiple of `alignment` bytes (0 when p is
+// there), at most n; -1 when no whole number of elements reaches it. The
+// kernels store these plainly and stream the rest.
+inline int64_t ElementsToAlignment(const void* p, size_t alignment, size_t element_bytes, int64_t n) {
+  const uintptr_t misalign = reinterpret_cast<uintptr_t>(p) % alignment;
+  if (misalign % element_bytes != 0) return -1;
+  const int64_t elements = static_cast<int64_t>((alignment - misalign) % alignment / element_bytes);
+  return elements < n ? elements : n;
+}
 
 }  // namespace cpu
 }  // namespace gradops

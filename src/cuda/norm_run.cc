@@ -28,8 +28,8 @@ int RunNorm(const cpu::NormProblem& p, const NormSchedule& s, void* workspace, v
     op.M = p.M;
     op.N = p.N;
     op.inv_n = p.inv_n;
-    op.has_a = p.kind == cpu::NormKind::kLayerNorm || p.kind == cpu::NormKind::kLayerNormGrad;
-    op.has_c = p.kind == cpu::NormKind::kLayerNormGrad;
+    op.has_a = cpu::HasA(p.kind);
+    op.has_c = cpu::HasC(p.kind);
     op.want_dx = p.want_dx;
     op.want_res = p.want_res;
     op.x = p.x;

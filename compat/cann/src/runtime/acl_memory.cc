@@ -47,16 +47,6 @@ bool ValidKind(aclrtMemcpyKind kind) {
   return kind >= ACL_MEMCPY_HOST_TO_HOST && kind <= ACL_MEMCPY_INTER_DEVICE_TO_DEVICE;
 }
 
-CopyKind ToCopyKind(aclrtMemcpyKind kind) {
-  switch (kind) {
-    case ACL_MEMCPY_HOST_TO_HOST: return CopyKind::kHostToHost;
-    case ACL_MEMCPY_HOST_TO_DEVICE:
-    case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return CopyKind::kHostToDevice;
-    case ACL_MEMCPY_DEVICE_TO_HOST: return CopyKind::kDeviceToHost;
-    default: return CopyKind::kDeviceToDevice;
-  }
-}
-
 // The checks of aclrtMemcpy and aclrtMemcpyAsync, then the copy on `stream`.
 aclError Copy(void* dst, size_t dest_max, const void* src, size_t count, aclrtMemcpyKind kind, Stream* stream,
               const char* api) {
@@ -73,7 +63,7 @@ aclError Copy(void* dst, size_t dest_max, const void* src, size_t count, aclrtMe
   }
   Device* device = CurrentDevice();
   if (device == nullptr) return ACL_ERROR_INVALID_DEVICE;
-  return Done(device->Copy(dst, src, count, ToCopyKind(kind), stream), api);
+  return Done(device->Copy(dst, src, count, stream), api);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The host CPU (device 0 unless GRADOPS_ACL_DEVICE selects CUDA devices). Streams are synchronous, so in-order execution and
-// Synchronize are trivially satisfied.
+// The host CPU (device 0 unless GRADOPS_ACL_DEVICE selects CUDA devices).
+// Streams are synchronous, so in-order execution and Synchronize are
+// trivially satisfied.
 #include <cstdlib>
 #include <cstring>
 
@@ -39,7 +40,7 @@ class CpuDeviceImpl final : public Device {
   void Free(void* ptr) override { std::free(ptr); }
   void* AllocateHost(size_t bytes) override { return Allocate(bytes); }
   void FreeHost(void* ptr) override { Free(ptr); }
-  Status Copy(void* dst, const void* src, size_t bytes, CopyKind, Stream*) override {
+  Status Copy(void* dst, const void* src, size_t bytes, Stream*) override {
     if (bytes > 0) std::memmove(dst, src, bytes);
     return Status();
   }

@@ -85,7 +85,7 @@ class CudaDeviceImpl final : public Device {
   void FreeHost(void* ptr) override { cudaFreeHost(ptr); }
   // The runtime checked the ranges; CUDA's unified addressing finds the
   // direction from the pointers.
-  Status Copy(void* dst, const void* src, size_t bytes, CopyKind, Stream* stream) override {
+  Status Copy(void* dst, const void* src, size_t bytes, Stream* stream) override {
     cudaSetDevice(index_);
     if (stream == nullptr) return CudaStatus(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault), "cudaMemcpy");
     const cudaStream_t s = static_cast<CudaStream*>(stream)->handle();

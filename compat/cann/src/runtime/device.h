@@ -13,8 +13,6 @@ namespace gradops {
 namespace cann {
 namespace runtime {
 
-enum class CopyKind { kHostToHost, kHostToDevice, kDeviceToHost, kDeviceToDevice };
-
 // An in-order queue of work. Work that fails keeps its Status; the next
 // Synchronize returns the first such failure and clears it.
 class Stream {
@@ -36,9 +34,10 @@ class Device {
   // Host memory for copies to and from this device; null when out of memory.
   virtual void* AllocateHost(size_t bytes) = 0;
   virtual void FreeHost(void* ptr) = 0;
-  // Copies and fills in stream order (stream null: synchronous). The Status
-  // says whether the work ran (synchronous) or was queued.
-  virtual Status Copy(void* dst, const void* src, size_t bytes, CopyKind kind, Stream* stream) = 0;
+  // Copies and fills in stream order (stream null: synchronous); a copy's
+  // direction follows from the pointers. The Status says whether the work
+  // ran (synchronous) or was queued.
+  virtual Status Copy(void* dst, const void* src, size_t bytes, Stream* stream) = 0;
   virtual Status Fill(void* dst, int value, size_t bytes, Stream* stream) = 0;
   virtual std::unique_ptr<Stream> CreateStream() = 0;
   // The stream of a null aclrtStream handle.
