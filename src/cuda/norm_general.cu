@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "cuda/device_access.cuh"
+#include "cuda/launch.cuh"
 #include "cuda/norm_launch.h"
 #include "cuda/norm_schedule.h"
 
@@ -118,8 +119,7 @@ __global__ void __launch_bounds__(kGeneralBlock) NormGeneralKernel(const __grid_
 }  // namespace
 
 cudaError_t LaunchNormGeneral(const NormGeneralParams& params, int64_t grid, int block, cudaStream_t stream) {
-  NormGeneralKernel<<<static_cast<unsigned>(grid), block, 0, stream>>>(params);
-  return cudaGetLastError();
+  return LaunchKernel(NormGeneralKernel, dim3(static_cast<unsigned>(grid)), block, 0, stream, params);
 }
 
 }  // namespace cuda

@@ -11,7 +11,9 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include "cuda/launch.cuh"
 #include "cuda/norm_launch.h"
+#include "cuda/shared_memory.cuh"
 #include "cuda/vector_access.cuh"
 
 namespace gradops {
@@ -33,14 +35,27 @@ __device__ __forceinline__ RowSums ShuffleAdd(RowSums v, int lane_mask) {
 
 __device__ __forceinline__ RowSums Add(RowSums a, const float* b) { return {a.g + b[0], a.gxc + b[1], a.xc + b[2]}; }
 
+// Shared memory of the row sums, one object for every instantiation of the
+// kernel (the CPU emulation needs static shared variables outside templates).
+struct SharedRowSums {
+  float warp[2][16][3];  // per row slot and warp
+  float cta[2][3];       // per row slot: this CTA's sums, read by the cluster
+};
+
+__device__ __forceinline__ SharedRowSums& RowSumsScratch() {
+  __shared__ SharedRowSums scratch;
+  return scratch;
+}
+
 // Sums of one row over its group (and cluster). Every thread of the group
 // gets the same bits. `slot` alternates between rows so that one barrier per
 // row suffices.
-__device__ __forceinline__ RowSums ReduceRow(RowSums v, int group_threads, int cluster, int slot,
-                                             float (*warp_sums)[16][3], float (*cta_sums)[3]) {
+__device__ __forceinline__ RowSums ReduceRow(RowSums v, int group_threads, int cluster, int slot) {
   const int width = group_threads < 32 ? group_threads : 32;
   for (int mask = 1; mask < width; mask *= 2) v = ShuffleAdd(v, mask);
   if (group_threads <= 32) return v;
+  float (*warp_sums)[16][3] = RowSumsScratch().warp;
+  float (*cta_sums)[3] = RowSumsScratch().cta;
   const int warp = threadIdx.x / 32;
   if (threadIdx.x % 32 == 0) {
     warp_sums[slot][warp][0] = v.g;
@@ -84,9 +99,7 @@ __global__ void __launch_bounds__(V * Pack<T>::kElems >= 32 ? 256 : 512) NormRow
   const int64_t first_vector = int64_t{rank} * V * G;  // this CTA's slice of the row
   const bool want_acc = p.partials != nullptr;
 
-  __shared__ float warp_sums[2][16][3];
-  __shared__ float cta_sums[2][3];
-  extern __shared__ float combine[];  // [2][G * V * W]: partials of several groups
+  float* combine = DynamicShared<float>();  // [2][G * V * W]: partials of several groups
 
   int slot = 0;
   for (int64_t chunk = blockIdx.x / C; chunk < p.chunks; chunk += gridDim.x / C) {
@@ -139,7 +152,7 @@ __global__ void __launch_bounds__(V * Pack<T>::kElems >= 32 ? 256 : 512) NormRow
             sums.xc += xc;
           }
         }
-        sums = ReduceRow(sums, G, C, slot, warp_sums, cta_sums);
+        sums = ReduceRow(sums, G, C, slot);
         slot ^= 1;
         a = p.has_a ? sums.g * p.inv_n : 0.0f;
         b = sums.gxc * rstd * p.inv_n;
@@ -204,7 +217,7 @@ __global__ void __launch_bounds__(V * Pack<T>::kElems >= 32 ? 256 : 512) NormRow
     const int span = G * V * W;
     const int warp = threadIdx.x / 32;
     for (int w = 0; w < static_cast<int>(blockDim.x / 32); ++w) {
-      if (warp == w && threadIdx.x % 32 < G) {
+      if (warp == w && static_cast<int>(threadIdx.x % 32) < G) {
 #pragma unroll
         for (int k = 0; k < V; ++k) {
 #pragma unroll
@@ -233,23 +246,8 @@ cudaError_t Launch(const NormRowsParams& params, int64_t grid, int block, cudaSt
   const int groups = block / params.group_threads;
   const size_t smem =
       params.op.partials != nullptr && groups > 1 ? size_t{2} * params.group_threads * V * Pack<T>::kElems * 4 : 0;
-  if (params.cluster == 1) {
-    NormRowsKernel<T, V><<<static_cast<unsigned>(grid), block, smem, stream>>>(params);
-    return cudaGetLastError();
-  }
-  cudaLaunchConfig_t config = {};
-  config.gridDim = dim3(static_cast<unsigned>(grid));
-  config.blockDim = dim3(block);
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  cudaLaunchAttribute attribute[1];
-  attribute[0].id = cudaLaunchAttributeClusterDimension;
-  attribute[0].val.clusterDim.x = params.cluster;
-  attribute[0].val.clusterDim.y = 1;
-  attribute[0].val.clusterDim.z = 1;
-  config.attrs = attribute;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, NormRowsKernel<T, V>, params);
+  return LaunchKernel(NormRowsKernel<T, V>, dim3(static_cast<unsigned>(grid)), block, smem, stream, params,
+                      params.cluster);
 }
 
 template <typename T>

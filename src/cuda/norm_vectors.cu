@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "cuda/device_access.cuh"
+#include "cuda/launch.cuh"
 #include "cuda/norm_launch.h"
 
 namespace gradops {
@@ -48,14 +49,12 @@ __global__ void __launch_bounds__(kColumns * kSlices) FinalizeKernel(const __gri
 cudaError_t LaunchPrepareGamma(const GammaParams& params, cudaStream_t stream) {
   const int block = 256;
   const int64_t grid = std::min<int64_t>((params.N + block - 1) / block, 1024);
-  PrepareGammaKernel<<<static_cast<unsigned>(grid), block, 0, stream>>>(params);
-  return cudaGetLastError();
+  return LaunchKernel(PrepareGammaKernel, dim3(static_cast<unsigned>(grid)), block, 0, stream, params);
 }
 
 cudaError_t LaunchFinalize(const FinalizeParams& params, cudaStream_t stream) {
   const dim3 grid(static_cast<unsigned>((params.N + kColumns - 1) / kColumns), 2);
-  FinalizeKernel<<<grid, kColumns * kSlices, 0, stream>>>(params);
-  return cudaGetLastError();
+  return LaunchKernel(FinalizeKernel, grid, kColumns * kSlices, 0, stream, params);
 }
 
 }  // namespace cuda

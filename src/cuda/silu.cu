@@ -7,6 +7,7 @@
 // grid-stride loop over a persistent grid.
 #include <cuda_runtime.h>
 
+#include "cuda/launch.cuh"
 #include "cuda/silu_launch.h"
 #include "cuda/vector_access.cuh"
 
@@ -79,17 +80,14 @@ __global__ void SiluGeneralKernel(const __grid_constant__ SiluParams params) {
 
 cudaError_t LaunchSilu(const SiluParams& params, bool vector, int64_t grid, int block, cudaStream_t stream) {
   if (grid <= 0) return cudaSuccess;
-  const unsigned g = static_cast<unsigned>(grid);
-  if (!vector) {
-    SiluGeneralKernel<<<g, block, 0, stream>>>(params);
-  } else {
-    switch (params.problem.dtype[2]) {
-      case DType::kFloat32: SiluVectorKernel<float><<<g, block, 0, stream>>>(params); break;
-      case DType::kFloat16: SiluVectorKernel<__half><<<g, block, 0, stream>>>(params); break;
-      case DType::kBFloat16: SiluVectorKernel<__nv_bfloat16><<<g, block, 0, stream>>>(params); break;
-    }
+  const dim3 g(static_cast<unsigned>(grid));
+  if (!vector) return LaunchKernel(SiluGeneralKernel, g, block, 0, stream, params);
+  switch (params.problem.dtype[2]) {
+    case DType::kFloat32: return LaunchKernel(SiluVectorKernel<float>, g, block, 0, stream, params);
+    case DType::kFloat16: return LaunchKernel(SiluVectorKernel<__half>, g, block, 0, stream, params);
+    case DType::kBFloat16: return LaunchKernel(SiluVectorKernel<__nv_bfloat16>, g, block, 0, stream, params);
   }
-  return cudaGetLastError();
+  return cudaErrorInvalidValue;
 }
 
 }  // namespace cuda
