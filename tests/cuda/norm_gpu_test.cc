@@ -133,7 +133,7 @@ TEST_F(NormGpu, OtherNormOperatorsRandomCases) {
     const int rank = 1 + i % 4;
     std::vector<int64_t> shape = RandomShape(rng, rank, 20000);
     if (i % 10 == 0) shape = {static_cast<int64_t>(3 + i), int64_t{8} << (i % 7 * 2)};  // wide rows too
-    const int lead = rank - 1;
+    const int lead = static_cast<int>(shape.size()) - 1;  // the wide-row shapes have rank 2
     const std::vector<int64_t> rows(shape.begin(), shape.begin() + lead), row(shape.begin() + lead, shape.end());
     const DType dtype = kDTypes[rng() % 3];
     const Arrangement in = kInputs[rng() % 4], out = kOutputs[rng() % 4];

@@ -73,7 +73,8 @@ TEST_F(SiluGpu, InPlaceAndSameBitsEveryRun) {
   std::vector<unsigned char> first;
   for (int run = 0; run < 3; ++run) {
     Tensor out(DType::kBFloat16, {1000, 333});
-    out.FillValues(std::vector<float>(dy.Values().begin(), dy.Values().end()));
+    const std::vector<double> dy_values = dy.Values();
+    out.FillValues(std::vector<float>(dy_values.begin(), dy_values.end()));
     DeviceTensor d_out(out), d_x(x);
     SiluBackwardArgs a;
     a.dy = d_out.view(); a.x = d_x.view(); a.dx = d_out.view();  // dx over dy
