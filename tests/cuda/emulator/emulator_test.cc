@@ -1,0 +1,143 @@
+// The emulator catches what it claims to (emulator.h): small kernels with a
+// known result or a deliberate fault.
+#include <gtest/gtest.h>
+
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cmath>
+#include <vector>
+
+#include "cuda/launch.cuh"
+#include "cuda/shared_memory.cuh"
+
+namespace {
+
+namespace cg = cooperative_groups;
+using gradops::cuda::DynamicShared;
+using gradops::cuda::LaunchKernel;
+
+struct Buffers {
+  float* out = nullptr;
+  int64_t n = 0;
+};
+
+// Every thread: the sum of its warp's lane numbers by a butterfly.
+__global__ void WarpSum(const Buffers b) {
+  float v = static_cast<float>(threadIdx.x % 32);
+  for (int mask = 1; mask < 32; mask *= 2) v += __shfl_xor_sync(0xFFFFFFFFu, v, mask);
+  b.out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+
+// Thread 0 of each CTA writes, the others read after the barrier.
+__global__ void Broadcast(const Buffers b) {
+  __shared__ float value;
+  if (threadIdx.x == 0) value = 100.0f + blockIdx.x;
+  __syncthreads();
+  b.out[blockIdx.x * blockDim.x + threadIdx.x] = value;
+}
+
+// Only the first half of the CTA reaches the barrier.
+__global__ void DivergentBarrier(const Buffers b) {
+  if (threadIdx.x < blockDim.x / 2) __syncthreads();
+  b.out[threadIdx.x] = 1.0f;
+}
+
+// Writes one element past the end of the buffer.
+__global__ void WritePastTheEnd(const Buffers b) {
+  if (threadIdx.x == 0) b.out[b.n] = 1.0f;
+}
+
+// Reads shared memory no thread wrote.
+__global__ void ReadUnwrittenShared(const Buffers b) {
+  __shared__ float never_written[64];
+  b.out[threadIdx.x] = never_written[threadIdx.x];
+  float* dynamic = DynamicShared<float>();
+  b.out[64 + threadIdx.x] = dynamic[threadIdx.x];
+}
+
+// Each CTA of a cluster publishes its rank; every CTA then reads all ranks'.
+__global__ void ClusterRanks(const Buffers b) {
+  __shared__ float rank_value;
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) rank_value = 10.0f * cluster.block_rank();
+  cluster.sync();
+  float sum = 0.0f;
+  for (unsigned r = 0; r < cluster.num_blocks(); ++r) sum += *cluster.map_shared_rank(&rank_value, r);
+  b.out[blockIdx.x * blockDim.x + threadIdx.x] = sum;
+  cluster.sync();
+}
+
+class Emulator : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    cudaGetLastError();
+    ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&b_.out), kCount * sizeof(float)), cudaSuccess);
+    b_.n = kCount;
+  }
+  void TearDown() override { cudaFree(b_.out); }
+  std::vector<float> Out() {
+    std::vector<float> host(kCount);
+    EXPECT_EQ(cudaMemcpy(host.data(), b_.out, kCount * sizeof(float), cudaMemcpyDeviceToHost), cudaSuccess);
+    return host;
+  }
+  static constexpr int64_t kCount = 1000;
+  Buffers b_;
+};
+
+TEST_F(Emulator, WarpShufflesExchangeLanes) {
+  ASSERT_EQ(LaunchKernel(WarpSum, dim3(3), 96, 0, nullptr, b_), cudaSuccess);
+  const std::vector<float> out = Out();
+  for (int i = 0; i < 3 * 96; ++i) ASSERT_EQ(out[i], 496.0f) << i;
+}
+
+TEST_F(Emulator, SharedMemoryIsPerCtaAndBarriersOrderIt) {
+  ASSERT_EQ(LaunchKernel(Broadcast, dim3(4), 128, 0, nullptr, b_), cudaSuccess);
+  const std::vector<float> out = Out();
+  for (int i = 0; i < 4 * 128; ++i) ASSERT_EQ(out[i], 100.0f + i / 128) << i;
+}
+
+TEST_F(Emulator, ClusterCtasReadEachOthersSharedMemory) {
+  ASSERT_EQ(LaunchKernel(ClusterRanks, dim3(8), 64, 0, nullptr, b_, 4), cudaSuccess);
+  const std::vector<float> out = Out();
+  for (int i = 0; i < 8 * 64; ++i) ASSERT_EQ(out[i], 60.0f) << i;  // 0 + 10 + 20 + 30
+}
+
+TEST_F(Emulator, UnwrittenSharedMemoryReadsAsNaN) {
+  ASSERT_EQ(LaunchKernel(ReadUnwrittenShared, dim3(1), 64, 64 * sizeof(float), nullptr, b_), cudaSuccess);
+  const std::vector<float> out = Out();
+  for (int i = 0; i < 128; ++i) ASSERT_TRUE(std::isnan(out[i])) << i;
+}
+
+TEST_F(Emulator, DivergentBarrierFailsTheLaunch) {
+  EXPECT_EQ(LaunchKernel(DivergentBarrier, dim3(1), 64, 0, nullptr, b_), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaGetLastError(), cudaErrorLaunchFailure);
+  EXPECT_EQ(cudaGetLastError(), cudaSuccess);
+}
+
+TEST_F(Emulator, WritePastAnAllocationFailsTheLaunch) {
+  EXPECT_EQ(LaunchKernel(WritePastTheEnd, dim3(1), 32, 0, nullptr, b_), cudaErrorIllegalAddress);
+}
+
+TEST_F(Emulator, LaunchLimitsAreChecked) {
+  EXPECT_EQ(LaunchKernel(WarpSum, dim3(1), 2048, 0, nullptr, b_), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(LaunchKernel(WarpSum, dim3(0), 32, 0, nullptr, b_), cudaErrorInvalidConfiguration);
+  EXPECT_EQ(LaunchKernel(WarpSum, dim3(1), 32, 64 << 10, nullptr, b_), cudaErrorInvalidValue);
+  EXPECT_EQ(LaunchKernel(ClusterRanks, dim3(6), 32, 0, nullptr, b_, 4), cudaErrorInvalidValue);  // 6 % 4
+  EXPECT_EQ(LaunchKernel(ClusterRanks, dim3(16), 32, 0, nullptr, b_, 16), cudaErrorInvalidValue);
+}
+
+TEST_F(Emulator, CopiesCheckTheirDirection) {
+  std::vector<float> host(4, 1.0f);
+  EXPECT_EQ(cudaMemcpy(b_.out, host.data(), 16, cudaMemcpyHostToDevice), cudaSuccess);
+  EXPECT_EQ(cudaMemcpy(b_.out, host.data(), 16, cudaMemcpyDeviceToHost), cudaErrorInvalidValue);
+  EXPECT_EQ(cudaMemcpy(host.data(), b_.out, kCount * sizeof(float) + 4, cudaMemcpyDeviceToHost),
+            cudaErrorInvalidValue);  // past the allocation
+  cudaPointerAttributes attributes;
+  ASSERT_EQ(cudaPointerGetAttributes(&attributes, b_.out + 10), cudaSuccess);
+  EXPECT_EQ(attributes.type, cudaMemoryTypeDevice);
+  ASSERT_EQ(cudaPointerGetAttributes(&attributes, host.data()), cudaSuccess);
+  EXPECT_EQ(attributes.type, cudaMemoryTypeUnregistered);
+}
+
+}  // namespace
