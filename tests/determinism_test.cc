@@ -47,6 +47,30 @@ TEST(Determinism, LayerNormBackwardAcrossThreads) {
   }
 }
 
+// A host plan ignores Run's stream argument (it is never dereferenced):
+// done when Run returns, with the same bits as without one.
+TEST(Determinism, HostPlansIgnoreTheStream) {
+  std::mt19937_64 rng(43);
+  Tensor dy(DType::kBFloat16, {300, 200}), x(DType::kBFloat16, {300, 200}), rstd(DType::kFloat32, {300});
+  Tensor gamma(DType::kFloat32, {200});
+  for (Tensor* t : {&dy, &x, &gamma}) t->FillRandom(rng, -2, 2);
+  rstd.FillRandom(rng, 0.5f, 2);
+  std::vector<unsigned char> outputs[2];
+  for (int with_stream = 0; with_stream < 2; ++with_stream) {
+    Tensor dx(DType::kBFloat16, {300, 200}), dg(DType::kFloat32, {200});
+    RmsNormBackwardArgs a;
+    a.dy = dy.view(); a.x = x.view(); a.rstd = rstd.view(); a.gamma = gamma.view(); a.dx = dx.view(); a.dgamma = dg.view();
+    Plan plan;
+    ASSERT_TRUE(PlanRmsNormBackward(a, &plan).ok());
+    std::vector<unsigned char> workspace(plan.workspace_bytes());
+    void* const not_a_stream = reinterpret_cast<void*>(uintptr_t{0x10});
+    ASSERT_TRUE(gradops::Run(plan, workspace.data(), workspace.size(), with_stream ? not_a_stream : nullptr).ok());
+    EXPECT_TRUE(dx.OnlyViewWritten());
+    outputs[with_stream] = Concat({&dx, &dg});
+  }
+  EXPECT_EQ(outputs[1], outputs[0]);
+}
+
 TEST(Determinism, OtherOperatorsAcrossThreads) {
   ExpectSameBitsForAnyThreads([] {
     std::mt19937_64 rng(42);

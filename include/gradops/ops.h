@@ -110,7 +110,10 @@ Status PlanSiluBackward(const SiluBackwardArgs& args, Plan* plan);
 // workspace_bytes < plan.workspace_bytes() or the workspace is null while
 // bytes are needed; for a plan on CUDA device memory (docs/cuda.md), also
 // on a host workspace (kInvalidArgument) or a failed launch (kRuntimeError).
-Status Run(const Plan& plan, void* workspace, size_t workspace_bytes);
+// A plan on CUDA device memory launches its kernels on `stream` (a
+// cudaStream_t; null: the legacy default stream) and returns without
+// waiting; a host plan ignores `stream` and is done when Run returns.
+Status Run(const Plan& plan, void* workspace, size_t workspace_bytes, void* stream = nullptr);
 
 // Threads used by plans made after this call; 0 restores the default (all
 // hardware threads). Results do not depend on it.

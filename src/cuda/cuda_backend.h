@@ -49,6 +49,8 @@ bool CopyToHost(void* dst, const void* src, size_t bytes);
 bool CopyOnDevice(void* dst, const void* src, size_t bytes);  // asynchronous, default stream
 bool FillOnDevice(void* dst, int byte, size_t bytes);
 bool Synchronize(std::string* error);                         // waits for the device; the first error
+void* CreateStream();                                         // a cudaStream_t (blocking), null on failure
+void DestroyStream(void* stream);
 
 // Milliseconds of `reps` back-to-back calls of `fn(context)` on the default
 // stream, timed with CUDA events after one warm-up call; median of `rounds`.

@@ -1,6 +1,7 @@
 // PlannedOps of the CUDA backend and the host/device placement check.
-// A device plan's Run launches on the legacy default stream and returns
-// without waiting; its workspace must be device memory.
+// A device plan's Run launches on the caller's stream (null: the legacy
+// default stream) and returns without waiting; its workspace must be device
+// memory.
 #include "cuda/cuda_ops.h"
 
 #include <cuda_runtime.h>
@@ -57,10 +58,10 @@ class CudaNormOp final : public internal::PlannedOp {
   const char* name() const override { return name_; }
   size_t workspace_bytes() const override { return schedule_.workspace_bytes; }
   int threads() const override { return 1; }
-  Status Execute(void* workspace) const override {
+  Status Execute(void* workspace, void* stream) const override {
     GRADOPS_RETURN_IF_ERROR(CheckWorkspace(name_, workspace, schedule_.workspace_bytes));
     DeviceScope scope(device_);
-    return Launched(name_, RunNorm(problem_, schedule_, workspace, nullptr));
+    return Launched(name_, RunNorm(problem_, schedule_, workspace, stream));
   }
 
  private:
@@ -77,9 +78,9 @@ class CudaSiluOp final : public internal::PlannedOp {
   const char* name() const override { return "silu_backward"; }
   size_t workspace_bytes() const override { return 0; }
   int threads() const override { return 1; }
-  Status Execute(void*) const override {
+  Status Execute(void*, void* stream) const override {
     DeviceScope scope(device_);
-    return Launched("silu_backward", RunSilu(problem_, schedule_, nullptr));
+    return Launched("silu_backward", RunSilu(problem_, schedule_, stream));
   }
 
  private:

@@ -92,6 +92,19 @@ bool Synchronize(std::string* error) {
   return e == cudaSuccess;
 }
 
+void* CreateStream() {
+  cudaStream_t stream = nullptr;
+  if (cudaStreamCreate(&stream) != cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  return stream;
+}
+
+void DestroyStream(void* stream) {
+  if (stream != nullptr) cudaStreamDestroy(static_cast<cudaStream_t>(stream));
+}
+
 double TimeMs(void (*fn)(void*), void* context, int reps, int rounds) {
   cudaEvent_t start, stop;
   cudaEventCreate(&start);

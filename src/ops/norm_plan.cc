@@ -16,7 +16,7 @@ class NormOp final : public internal::PlannedOp {
   const char* name() const override { return name_; }
   size_t workspace_bytes() const override { return schedule_.workspace_bytes; }
   int threads() const override { return schedule_.threads; }
-  Status Execute(void* workspace) const override {
+  Status Execute(void* workspace, void*) const override {
     cpu::RunNorm(problem_, schedule_, workspace);
     return Status::Ok();
   }

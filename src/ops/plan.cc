@@ -15,7 +15,7 @@ size_t Plan::workspace_bytes() const { return op_ ? op_->workspace_bytes() : 0; 
 const char* Plan::op_name() const { return op_ ? op_->name() : "none"; }
 int Plan::threads() const { return op_ ? op_->threads() : 0; }
 
-Status Run(const Plan& plan, void* workspace, size_t workspace_bytes) {
+Status Run(const Plan& plan, void* workspace, size_t workspace_bytes, void* stream) {
   if (!plan.valid()) return Status(StatusCode::kInvalidPlan, "plan: empty (no successful Plan* call made it)");
   const size_t need = plan.workspace_bytes();
   if (workspace_bytes < need) {
@@ -27,7 +27,7 @@ Status Run(const Plan& plan, void* workspace, size_t workspace_bytes) {
     return Status(StatusCode::kNullPointer, std::string("workspace: null, ") + plan.op_name() + " needs " +
                                                 std::to_string(need) + " bytes");
   }
-  return plan.op()->Execute(workspace);
+  return plan.op()->Execute(workspace, stream);
 }
 
 }  // namespace gradops

@@ -16,8 +16,9 @@ class PlannedOp {
   virtual int threads() const = 0;
   // No validation of the arguments: they were checked when the plan was made.
   // Fails only for what planning could not know (a device's workspace or
-  // launch), writing nothing then.
-  virtual Status Execute(void* workspace) const = 0;
+  // launch), writing nothing then. `stream`: a device plan's cudaStream_t
+  // (null: the legacy default stream); host plans ignore it.
+  virtual Status Execute(void* workspace, void* stream) const = 0;
 };
 
 }  // namespace internal

@@ -19,7 +19,7 @@ class SiluOp final : public internal::PlannedOp {
   const char* name() const override { return "silu_backward"; }
   size_t workspace_bytes() const override { return 0; }
   int threads() const override { return schedule_.threads; }
-  Status Execute(void*) const override {
+  Status Execute(void*, void*) const override {
     cpu::RunSilu(problem_, schedule_);
     return Status::Ok();
   }

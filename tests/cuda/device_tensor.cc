@@ -28,10 +28,10 @@ void DeviceTensor::CopyBack() {
 
 void DeviceTensor::Poison() { EXPECT_TRUE(cuda::FillOnDevice(storage_, kPoisonByte, bytes_)); }
 
-::testing::AssertionResult RunOnDevice(const Status& planned, const Plan& plan) {
+::testing::AssertionResult RunOnDevice(const Status& planned, const Plan& plan, void* stream) {
   if (!planned.ok()) return ::testing::AssertionFailure() << "plan: " << planned.message();
   void* workspace = plan.workspace_bytes() ? cuda::DeviceAlloc(plan.workspace_bytes()) : nullptr;
-  const Status run = Run(plan, workspace, plan.workspace_bytes());
+  const Status run = Run(plan, workspace, plan.workspace_bytes(), stream);
   std::string error;
   const bool synced = cuda::Synchronize(&error);
   const int launch = cuda::TakeLastRunError();

@@ -33,8 +33,9 @@ class DeviceTensor {
   TensorView view_;
 };
 
-// Runs `plan` with a device workspace, waits, and returns the first error.
-::testing::AssertionResult RunOnDevice(const Status& planned, const Plan& plan);
+// Runs `plan` with a device workspace on `stream` (null: the legacy default
+// stream), waits, and returns the first error.
+::testing::AssertionResult RunOnDevice(const Status& planned, const Plan& plan, void* stream = nullptr);
 
 class GpuTest : public ::testing::Test {
  protected:

@@ -18,10 +18,11 @@ namespace gradops {
 namespace testing {
 namespace {
 
-// Runs a case on the device: every tensor mirrored into device memory, the
-// outputs copied back for the shared check.
-void RunLnCase(const LnCase& c) {
-  CheckLayerNormCase(c, [](LnTensors& t) {
+// Runs a case on the device (on `stream`; null: the legacy default stream):
+// every tensor mirrored into device memory, the outputs copied back for the
+// shared check.
+void RunLnCase(const LnCase& c, void* stream = nullptr) {
+  CheckLayerNormCase(c, [stream](LnTensors& t) {
     DeviceTensor d_dy(t.dy), d_x(t.x), d_mean(t.mean), d_rstd(t.rstd), d_gamma(t.gamma), d_dx(t.dx),
         d_dg(t.dgamma), d_db(t.dbeta);
     LayerNormBackwardArgs args = t.args;
@@ -29,7 +30,7 @@ void RunLnCase(const LnCase& c) {
     args.gamma = t.args.gamma ? d_gamma.pointer() : nullptr;
     args.dx = d_dx.view(); args.dgamma = d_dg.view(); args.dbeta = d_db.view();
     Plan plan;
-    const ::testing::AssertionResult ran = RunOnDevice(PlanLayerNormBackward(args, &plan), plan);
+    const ::testing::AssertionResult ran = RunOnDevice(PlanLayerNormBackward(args, &plan), plan, stream);
     for (DeviceTensor* d : {&d_dx, &d_dg, &d_db}) d->CopyBack();
     return ran;
   });
@@ -49,6 +50,19 @@ TEST_F(NormGpu, LayerNormBackwardRandomCases) {
     RunLnCase(RandomLnCase(rng, 1 + i % 8, i / 8));
     if (HasFailure()) return;
   }
+}
+
+// Run on a stream of the caller's: the kernels queue there, results as on
+// the default stream.
+TEST_F(NormGpu, LayerNormBackwardOnACallersStream) {
+  void* stream = cuda::CreateStream();
+  ASSERT_NE(stream, nullptr);
+  std::mt19937_64 rng(5);
+  for (int i = 0; i < 40; ++i) {
+    RunLnCase(RandomLnCase(rng, 1 + i % 8, i), stream);
+    if (HasFailure()) break;
+  }
+  cuda::DestroyStream(stream);
 }
 
 // Every row path: groups of 1..32 lanes, a CTA, a cluster (Hopper), the

@@ -53,7 +53,7 @@ aclnnStatus RunExecutor(const char* op, void* workspace, uint64_t workspaceSize,
 
   const Plan plan = executor->plan;
   const size_t bytes = static_cast<size_t>(workspaceSize);
-  s->Submit([plan, workspace, bytes]() { return Run(plan, workspace, bytes); });
+  s->Submit([plan, workspace, bytes](void* native) { return Run(plan, workspace, bytes, native); });
   if (!executor->repeatable) Release(executor);
   return ACLNN_SUCCESS;
 }

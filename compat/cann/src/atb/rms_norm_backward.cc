@@ -194,7 +194,7 @@ class RmsNormBackwardOperation final : public atb::Operation {
     if (s == atb::NO_ERROR) s = PlanPack(pack, &plan);
     if (s != atb::NO_ERROR) return s;
     const size_t bytes = static_cast<size_t>(workspaceSize);
-    stream->Submit([plan, workspace, bytes]() { return Run(plan, workspace, bytes); });
+    stream->Submit([plan, workspace, bytes](void* native) { return Run(plan, workspace, bytes, native); });
     return atb::NO_ERROR;
   }
 

@@ -15,8 +15,8 @@ constexpr size_t kAlignment = 64;
 
 class CpuStream final : public Stream {
  public:
-  void Submit(std::function<Status()> work) override {
-    Status status = work();
+  void Submit(std::function<Status(void*)> work) override {
+    Status status = work(nullptr);
     if (!status.ok() && pending_.ok()) pending_ = status;
   }
   Status Synchronize() override {

@@ -2,11 +2,11 @@
 // memory from cudaMalloc, pinned host memory from cudaMallocHost, copies and
 // fills on CUDA streams.
 //
-// Ordering: a Plan's Run launches its kernels on the legacy default stream,
-// and the streams made here are blocking streams (cudaStreamCreate), which
-// the legacy default stream waits for and which wait for it. So a copy queued
-// on a stream, then an operator queued on it, then a copy back, run in that
-// order; Synchronize waits for the stream and for the legacy default stream.
+// Ordering: operators launch their kernels on the stream they are submitted
+// to, so a copy queued on a stream, then an operator, then a copy back run in
+// that order, and Synchronize waits for them. The streams are blocking
+// streams (cudaStreamCreate): work on the legacy default stream (a plain
+// cudaMemcpy, say) waits for them and they for it.
 // Without the CUDA backend this file only reports that there is no device.
 #include "runtime/device.h"
 
@@ -40,15 +40,14 @@ class CudaStream final : public Stream {
       cudaStreamDestroy(stream_);
     }
   }
-  // Operators launch on the legacy default stream as they are submitted.
-  void Submit(std::function<Status()> work) override {
+  // Operators launch on this stream as they are submitted.
+  void Submit(std::function<Status(void*)> work) override {
     cudaSetDevice(device_);
-    Keep(work());
+    Keep(work(stream_));
   }
   Status Synchronize() override {
     cudaSetDevice(device_);
     if (stream_ != nullptr) Keep(CudaStatus(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"));
-    Keep(CudaStatus(cudaStreamSynchronize(cudaStreamLegacy), "cudaStreamSynchronize"));
     Status status = pending_;
     pending_ = Status();
     return status;

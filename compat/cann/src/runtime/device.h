@@ -18,8 +18,9 @@ namespace runtime {
 class Stream {
  public:
   virtual ~Stream() = default;
-  // Queues `work` behind everything submitted before it.
-  virtual void Submit(std::function<Status()> work) = 0;
+  // Queues `work` behind everything submitted before it; `work` gets the
+  // stream's native handle for its launches (a cudaStream_t; null on the CPU).
+  virtual void Submit(std::function<Status(void* native)> work) = 0;
   // Waits for all submitted work.
   virtual Status Synchronize() = 0;
 };
