@@ -13,6 +13,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,12 @@ cudaError_t Fail(cudaError_t error, const std::string& message) {
   std::fprintf(stderr, "[cuda emulator] %s\n", message.c_str());
   last_error = error;
   return error;
+}
+
+std::set<const CUstream_st*> streams;  // made by cudaStreamCreate, not yet destroyed
+
+bool ValidStream(cudaStream_t stream) {
+  return stream == nullptr || stream == cudaStreamLegacy || streams.count(stream) != 0;
 }
 
 // ---- Memory --------------------------------------------------------------
@@ -430,6 +437,7 @@ int Launch(const cudaLaunchConfig_st& config, const std::function<void()>& body,
     std::fprintf(stderr, "[cuda emulator] launch: %ux%u blocks of %u threads, clusters of %u, %zu bytes of dynamic shared memory: %s\n",
                  grid.x, grid.y, block.x, cluster, config.dynamicSmemBytes, kernel.c_str());
   }
+  if (!ValidStream(config.stream)) return Fail(cudaErrorInvalidResourceHandle, "launch on an unknown stream: " + kernel);
   const int cta_threads = static_cast<int>(threads);
   const int fibers = static_cast<int>(cluster) * cta_threads;
   while (stacks.size() < static_cast<size_t>(fibers)) {
@@ -592,7 +600,9 @@ cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind 
   std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
-cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t) {
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(emu::mutex);
+  if (!emu::ValidStream(stream)) return Fail(cudaErrorInvalidResourceHandle, "cudaMemcpyAsync on an unknown stream");
   return cudaMemcpy(dst, src, bytes, kind);
 }
 
@@ -603,17 +613,29 @@ cudaError_t cudaMemset(void* p, int value, size_t bytes) {
   std::memset(p, value, bytes);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t) { return cudaMemset(p, value, bytes); }
+cudaError_t cudaMemsetAsync(void* p, int value, size_t bytes, cudaStream_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(emu::mutex);
+  if (!emu::ValidStream(stream)) return Fail(cudaErrorInvalidResourceHandle, "cudaMemsetAsync on an unknown stream");
+  return cudaMemset(p, value, bytes);
+}
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  std::lock_guard<std::recursive_mutex> lock(emu::mutex);
   *stream = new CUstream_st;
+  emu::streams.insert(*stream);
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(emu::mutex);
+  if (emu::streams.erase(stream) == 0) return Fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy of an unknown stream");
   delete stream;
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  std::lock_guard<std::recursive_mutex> lock(emu::mutex);
+  if (!emu::ValidStream(stream)) return Fail(cudaErrorInvalidResourceHandle, "cudaStreamSynchronize of an unknown stream");
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 
 cudaError_t cudaGetLastError() {
@@ -631,6 +653,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     default: return "unknown error";

@@ -14,7 +14,9 @@
 //  - device memory: cudaMalloc places each allocation against a guard page,
 //    with guard bytes in the alignment gap, checked after every launch;
 //  - launch limits: block size, dynamic shared memory, cluster size and grid
-//    divisibility as on the emulated device.
+//    divisibility as on the emulated device;
+//  - streams: launches, copies and fills only on null, cudaStreamLegacy or a
+//    stream that cudaStreamCreate made and cudaStreamDestroy has not ended.
 // Not emulated: concurrency (streams are synchronous, launches run in
 // order), timing, registers and occupancy, the memory model.
 //

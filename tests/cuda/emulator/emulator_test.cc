@@ -127,6 +127,18 @@ TEST_F(Emulator, LaunchLimitsAreChecked) {
   EXPECT_EQ(LaunchKernel(ClusterRanks, dim3(16), 32, 0, nullptr, b_, 16), cudaErrorInvalidValue);
 }
 
+TEST_F(Emulator, WorkOnlyOnLiveStreams) {
+  cudaStream_t stream = nullptr;
+  ASSERT_EQ(cudaStreamCreate(&stream), cudaSuccess);
+  EXPECT_EQ(LaunchKernel(WarpSum, dim3(1), 32, 0, stream, b_), cudaSuccess);
+  EXPECT_EQ(LaunchKernel(WarpSum, dim3(1), 32, 0, cudaStreamLegacy, b_), cudaSuccess);
+  EXPECT_EQ(cudaMemsetAsync(b_.out, 0, 16, stream), cudaSuccess);
+  EXPECT_EQ(cudaStreamDestroy(stream), cudaSuccess);
+  EXPECT_EQ(LaunchKernel(WarpSum, dim3(1), 32, 0, stream, b_), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaMemsetAsync(b_.out, 0, 16, stream), cudaErrorInvalidResourceHandle);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaErrorInvalidResourceHandle);
+}
+
 TEST_F(Emulator, CopiesCheckTheirDirection) {
   std::vector<float> host(4, 1.0f);
   EXPECT_EQ(cudaMemcpy(b_.out, host.data(), 16, cudaMemcpyHostToDevice), cudaSuccess);

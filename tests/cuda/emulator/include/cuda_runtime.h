@@ -70,6 +70,7 @@ enum cudaError_t {
   cudaErrorInvalidDevicePointer = 17,
   cudaErrorInvalidMemcpyDirection = 21,
   cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchFailure = 719,
   cudaErrorClusterOutOfResources = 908,
