@@ -126,6 +126,37 @@ char* GuardedMap(size_t bytes, Allocation* a) {
   return a->data;
 }
 
+// A fault in a guard page names the allocation before the process dies (the
+// handler then restores the default action and the access faults again).
+void OnFault(int signal, siginfo_t* info, void*) {
+  const char* address = static_cast<const char*>(info->si_addr);
+  for (const auto& [data, a] : allocations) {
+    const bool below = address >= a.map && address < a.map + kPage;
+    const bool above = address >= a.map + a.map_bytes - kPage && address < a.map + a.map_bytes;
+    if (!below && !above) continue;
+    char text[200];
+    const int n = std::snprintf(text, sizeof text,
+                                "[cuda emulator] access %ld bytes %s the %s allocation of %zu bytes at %p\n",
+                                static_cast<long>(below ? a.data - address : address - (a.data + a.bytes) + 1),
+                                below ? "before" : "past", a.device ? "device" : "host", a.bytes,
+                                static_cast<const void*>(a.data));
+    if (n > 0) (void)!write(2, text, static_cast<size_t>(n));
+    break;
+  }
+  ::signal(signal, SIG_DFL);
+}
+
+void InstallFaultHandler() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    struct sigaction action = {};
+    action.sa_sigaction = OnFault;
+    action.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, nullptr);
+  });
+}
+
 // The first byte around an allocation that no longer holds kGuardByte, described.
 std::string CorruptedGuards() {
   for (const auto& [data, a] : allocations) {
@@ -557,6 +588,7 @@ cudaError_t Allocate(void** p, size_t bytes, bool device) {
   if (bytes == 0) return cudaSuccess;
   emu::Allocation a;
   a.device = device;
+  emu::InstallFaultHandler();
   if (emu::GuardedMap(bytes, &a) == nullptr) {
     return Fail(cudaErrorMemoryAllocation, "allocation of " + std::to_string(bytes) + " bytes");
   }

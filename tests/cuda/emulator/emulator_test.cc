@@ -48,6 +48,11 @@ __global__ void WritePastTheEnd(const Buffers b) {
   if (threadIdx.x == 0) b.out[b.n] = 1.0f;
 }
 
+// Reads one page past the end of the buffer (into its guard page).
+__global__ void ReadPastTheEnd(const Buffers b) {
+  if (threadIdx.x == 0) b.out[0] = b.out[b.n + 1024];
+}
+
 // Reads shared memory no thread wrote.
 __global__ void ReadUnwrittenShared(const Buffers b) {
   __shared__ float never_written[64];
@@ -117,6 +122,10 @@ TEST_F(Emulator, DivergentBarrierFailsTheLaunch) {
 
 TEST_F(Emulator, WritePastAnAllocationFailsTheLaunch) {
   EXPECT_EQ(LaunchKernel(WritePastTheEnd, dim3(1), 32, 0, nullptr, b_), cudaErrorIllegalAddress);
+}
+
+TEST_F(Emulator, ReadPastAnAllocationFaultsAndSaysWhere) {
+  EXPECT_DEATH(LaunchKernel(ReadPastTheEnd, dim3(1), 32, 0, nullptr, b_), "access 4097 bytes past the device allocation of 4000 bytes");
 }
 
 TEST_F(Emulator, LaunchLimitsAreChecked) {
