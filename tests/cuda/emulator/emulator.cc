@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <set>
@@ -27,6 +28,7 @@
 #endif
 #endif
 #ifdef GRADOPS_EMULATOR_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -52,6 +54,8 @@ constexpr unsigned char kGuardByte = 0xA5;     // alignment gaps around an alloc
 constexpr unsigned char kPoisonByte = 0xFF;    // fresh device and shared memory: NaN
 constexpr size_t kStackBytes = 256 << 10;      // per emulated thread
 constexpr size_t kMaxDynamicShared = 48 << 10; // without the opt-in attribute
+constexpr size_t kDynamicGuard = 256;          // guard bytes after dynamic shared memory
+constexpr size_t kQuarantineBytes = size_t{512} << 20;  // freed memory kept inaccessible
 constexpr int kWarp = 32;
 
 std::recursive_mutex mutex;
@@ -92,6 +96,10 @@ struct Allocation {
   bool device = true;  // false: cudaMallocHost
 };
 std::map<const char*, Allocation> allocations;  // by data
+std::deque<Allocation> freed;                   // inaccessible until kQuarantineBytes more are freed
+size_t freed_bytes = 0;
+std::vector<char*> stacks;                      // of emulated threads, reused across launches
+bool in_launch = false;
 
 // The allocation holding [p, p + bytes), or null.
 const Allocation* Find(const void* p, size_t bytes) {
@@ -126,34 +134,64 @@ char* GuardedMap(size_t bytes, Allocation* a) {
   return a->data;
 }
 
-// A fault in a guard page names the allocation before the process dies (the
-// handler then restores the default action and the access faults again).
-void OnFault(int signal, siginfo_t* info, void*) {
+// A fault the emulator can explain (a guard page, freed memory, an emulated
+// thread's stack overflow, address 0 during a launch) is named before the
+// process dies: the handler prints, puts the previous handler back (the
+// default, or AddressSanitizer's) and returns, so the access faults again.
+struct sigaction previous_action;
+
+void Say(const char* text, int n) {
+  if (n > 0) (void)!write(2, text, static_cast<size_t>(std::min<size_t>(static_cast<size_t>(n), 255)));
+}
+
+void OnFault(int, siginfo_t* info, void*) {
   const char* address = static_cast<const char*>(info->si_addr);
+  char text[256];
+  bool named = false;
   for (const auto& [data, a] : allocations) {
     const bool below = address >= a.map && address < a.map + kPage;
     const bool above = address >= a.map + a.map_bytes - kPage && address < a.map + a.map_bytes;
     if (!below && !above) continue;
-    char text[200];
-    const int n = std::snprintf(text, sizeof text,
-                                "[cuda emulator] access %ld bytes %s the %s allocation of %zu bytes at %p\n",
-                                static_cast<long>(below ? a.data - address : address - (a.data + a.bytes) + 1),
-                                below ? "before" : "past", a.device ? "device" : "host", a.bytes,
-                                static_cast<const void*>(a.data));
-    if (n > 0) (void)!write(2, text, static_cast<size_t>(n));
+    Say(text, std::snprintf(text, sizeof text, "[cuda emulator] access %ld bytes %s the %s allocation of %zu bytes at %p\n",
+                            static_cast<long>(below ? a.data - address : address - (a.data + a.bytes) + 1),
+                            below ? "before" : "past", a.device ? "device" : "host", a.bytes,
+                            static_cast<const void*>(a.data)));
+    named = true;
     break;
   }
-  ::signal(signal, SIG_DFL);
+  for (const Allocation& a : freed) {
+    if (named || address < a.map || address >= a.map + a.map_bytes) continue;
+    Say(text, std::snprintf(text, sizeof text, "[cuda emulator] access to freed memory: the allocation of %zu bytes at %p\n",
+                            a.bytes, static_cast<const void*>(a.data)));
+    named = true;
+  }
+  for (char* stack : stacks) {
+    if (named || address < stack || address >= stack + kPage) continue;
+    Say(text, std::snprintf(text, sizeof text, "[cuda emulator] stack overflow of an emulated thread (%zu KiB)\n",
+                            kStackBytes >> 10));
+    named = true;
+  }
+  if (!named && in_launch && address == nullptr) {
+    Say(text, std::snprintf(text, sizeof text, "[cuda emulator] fault at address 0 in a kernel: a null pointer, "
+                                               "or a vector access that is not aligned to its size\n"));
+  }
+  sigaction(SIGSEGV, &previous_action, nullptr);
 }
 
 void InstallFaultHandler() {
   static std::once_flag once;
   std::call_once(once, [] {
+    // Its own stack, so that an emulated thread's stack overflow is reported too.
+    static char alternate[64 << 10];
+    stack_t stack = {};
+    stack.ss_sp = alternate;
+    stack.ss_size = sizeof alternate;
+    sigaltstack(&stack, nullptr);
     struct sigaction action = {};
     action.sa_sigaction = OnFault;
-    action.sa_flags = SA_SIGINFO | SA_RESETHAND;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGSEGV, &action, nullptr);
+    sigaction(SIGSEGV, &action, &previous_action);
   });
 }
 
@@ -229,7 +267,9 @@ struct Cta {
   Barrier all;
   std::vector<uint64_t> slots;  // shuffle values: two per thread, used in turn
   std::vector<char> shared;     // static shared memory while another CTA runs
-  std::vector<char> dynamic;
+  std::vector<char> dynamic;    // dynamic_bytes, then kDynamicGuard guard bytes
+  size_t dynamic_bytes = 0;
+  int unfinished = 0;           // threads still running
 };
 
 // The built-in variables of one emulated thread.
@@ -269,7 +309,6 @@ struct Cluster {
 };
 
 Cluster* running = nullptr;
-std::vector<char*> stacks;  // reused across launches
 
 char* SharedBegin() { return __start_gradops_emulated_shared; }
 size_t SharedBytes() {
@@ -310,7 +349,9 @@ void Resume(Fiber& f) {
   FinishSwitch(c.scheduler_fake_stack, nullptr, nullptr);
 }
 
-[[noreturn]] void Abandon(const std::string& message) {
+// Fails the launch from inside an emulated thread, which is never resumed
+// (so the message is a plain array: nothing on its stack owns memory).
+[[noreturn]] void Abandon(const char* message) {
   running->failed = true;
   running->failure = message;
   Yield();
@@ -352,28 +393,75 @@ void MakeLive(int cta) {
   c.live_cta = cta;
 }
 
-// Runs every fiber of the cluster to its end; false on a failure.
-bool Schedule(bool reverse) {
+// Shared memory of a CTA whose threads have all finished reads as NaN bytes
+// (on a GPU it is gone), and its dynamic shared memory's guard bytes are checked.
+void FinishCta(int cta) {
+  Cluster& c = *running;
+  Cta& t = c.ctas[cta];
+  for (size_t i = t.dynamic_bytes; i < t.dynamic.size(); ++i) {
+    if (static_cast<unsigned char>(t.dynamic[i]) != kGuardByte) {
+      c.failed = true;
+      c.failure = "write past the " + std::to_string(t.dynamic_bytes) + " bytes of dynamic shared memory";
+      break;
+    }
+  }
+  std::memset(t.dynamic.data(), kPoisonByte, t.dynamic_bytes);
+  std::memset(t.shared.data(), kPoisonByte, t.shared.size());
+  if (c.live_cta == cta && SharedBytes() != 0) std::memset(SharedBegin(), kPoisonByte, SharedBytes());
+}
+
+// Resumes f if it can run; true if it did.
+bool Step(Fiber& f) {
+  Cluster& c = *running;
+  if (c.failed || f.done || (f.waiting != nullptr && f.waiting->generation == f.waiting_generation)) return false;
+  MakeLive(f.cta);
+  threadIdx = f.state.thread_idx;
+  blockIdx = f.state.block_idx;
+  blockDim = f.state.block_dim;
+  gridDim = f.state.grid_dim;
+  Resume(f);
+  if (f.done && --c.ctas[f.cta].unfinished == 0) FinishCta(f.cta);
+  return true;
+}
+
+// Runs every fiber of the cluster to its end; false on a failure. The
+// orders: each thread one step at a time, first to last or last to first;
+// or each warp as far as it can go (to a CTA or cluster barrier) before the
+// next one starts, first to last or last to first, which lets a missing
+// barrier between warps show.
+bool Schedule(int order) {
   Cluster& c = *running;
   const int n = static_cast<int>(c.fibers.size());
-  int live = n;
-  while (live > 0 && !c.failed) {
-    const uint64_t before = c.events;
-    for (int k = 0; k < n && !c.failed; ++k) {
-      Fiber& f = c.fibers[reverse ? n - 1 - k : k];
-      if (f.done || (f.waiting != nullptr && f.waiting->generation == f.waiting_generation)) continue;
-      MakeLive(f.cta);
-      threadIdx = f.state.thread_idx;
-      blockIdx = f.state.block_idx;
-      blockDim = f.state.block_dim;
-      gridDim = f.state.grid_dim;
-      Resume(f);
-      if (f.done) --live;
+  const bool reverse = order % 2 == 1, warps_ahead = order >= 2;
+  const auto at = [&](int k) -> Fiber& { return c.fibers[reverse ? n - 1 - k : k]; };
+  const auto unfinished = [&] {
+    for (const Fiber& f : c.fibers) {
+      if (!f.done) return true;
     }
-    if (!c.failed && live > 0 && c.events == before) {
+    return false;
+  };
+  while (!c.failed && unfinished()) {
+    const uint64_t before = c.events;
+    if (!warps_ahead) {
+      for (int k = 0; k < n; ++k) Step(at(k));
+    } else {
+      // Fibers are in CTA order, each CTA's in thread order: warps are runs
+      // of kWarp (the last of a CTA possibly shorter).
+      for (int first = 0; first < n;) {
+        const Fiber& head = at(first);
+        int last = first;
+        while (last + 1 < n && at(last + 1).cta == head.cta && at(last + 1).linear / kWarp == head.linear / kWarp) ++last;
+        for (bool moved = true; moved;) {
+          moved = false;
+          for (int k = first; k <= last; ++k) moved = Step(at(k)) || moved;
+        }
+        first = last + 1;
+      }
+    }
+    if (!c.failed && c.events == before) {
       c.failed = true;
-      c.failure = "deadlock: threads wait at a barrier (__syncthreads, a warp shuffle or cluster.sync) that " +
-                  std::to_string(live) + " unfinished threads of the cluster never reach";
+      c.failure = "deadlock: threads wait at a barrier (__syncthreads, a warp shuffle or cluster.sync) that other "
+                  "threads of the cluster never reach";
     }
   }
   return !c.failed;
@@ -396,8 +484,10 @@ void ShuffleXor(void* value, size_t bytes, unsigned member_mask, int lane_mask, 
   const unsigned full = size == kWarp ? 0xFFFFFFFFu : (1u << size) - 1u;
   const int partner = lane ^ lane_mask;
   if (width != kWarp || (member_mask & full) != full || partner >= size) {
-    Abandon("__shfl_xor_sync(mask " + std::to_string(member_mask) + ", lane mask " + std::to_string(lane_mask) +
-            ", width " + std::to_string(width) + ") in a warp of " + std::to_string(size) + " threads");
+    char message[160];
+    std::snprintf(message, sizeof message, "__shfl_xor_sync(mask %#x, lane mask %d, width %d) in a warp of %d threads",
+                  member_mask, lane_mask, width, size);
+    Abandon(message);
   }
   // Slots alternate between consecutive shuffles: a lane can write the next
   // shuffle's value only after every lane has reached it, so after every
@@ -409,18 +499,18 @@ void ShuffleXor(void* value, size_t bytes, unsigned member_mask, int lane_mask, 
 }
 
 void* DynamicShared() {
-  std::vector<char>& d = running->ctas[Current().cta].dynamic;
-  return d.empty() ? nullptr : d.data();
+  Cta& cta = running->ctas[Current().cta];
+  return cta.dynamic_bytes == 0 ? nullptr : cta.dynamic.data();
 }
 
 void* MapSharedRank(const void* p, unsigned rank) {
   Cluster& c = *running;
-  if (rank >= c.ctas.size()) Abandon("map_shared_rank to rank " + std::to_string(rank) + " of a smaller cluster");
+  if (rank >= c.ctas.size()) Abandon("map_shared_rank to a rank past the cluster's last");
   const int here = Current().cta;
   if (static_cast<int>(rank) == here) return const_cast<void*>(p);
   const char* q = static_cast<const char*>(p);
   const std::vector<char>& dynamic = c.ctas[here].dynamic;
-  if (!dynamic.empty() && q >= dynamic.data() && q < dynamic.data() + dynamic.size()) {
+  if (q >= dynamic.data() && q < dynamic.data() + c.ctas[here].dynamic_bytes) {
     return c.ctas[rank].dynamic.data() + (q - dynamic.data());
   }
   if (q >= SharedBegin() && q < SharedBegin() + SharedBytes()) {
@@ -445,6 +535,7 @@ int Launch(const cudaLaunchConfig_st& config, const std::function<void()>& body,
         return Fail(cudaErrorInvalidValue, "clusters other than along x: " + kernel);
       }
       cluster = config.attrs[i].val.clusterDim.x;
+      if (cluster == 0) return Fail(cudaErrorInvalidValue, "a cluster of 0 blocks: " + kernel);
     }
   }
   const uint64_t threads = uint64_t{block.x} * block.y * block.z;
@@ -477,7 +568,7 @@ int Launch(const cudaLaunchConfig_st& config, const std::function<void()>& body,
     mprotect(s, kPage, PROT_NONE);  // overflow faults
     stacks.push_back(static_cast<char*>(s));
   }
-  const bool reverse = (launches++ % 2) == 1;
+  const int order = static_cast<int>(launches++ % 4);
   for (unsigned z = 0; z < grid.z; ++z) {
     for (unsigned y = 0; y < grid.y; ++y) {
       for (unsigned x0 = 0; x0 < grid.x; x0 += cluster) {
@@ -493,7 +584,10 @@ int Launch(const cudaLaunchConfig_st& config, const std::function<void()>& body,
           cta.all.expected = cta_threads;
           cta.slots.assign(2 * static_cast<size_t>(warps) * kWarp, 0);
           cta.shared.assign(SharedBytes(), static_cast<char>(kPoisonByte));
-          cta.dynamic.assign(config.dynamicSmemBytes, static_cast<char>(kPoisonByte));
+          cta.dynamic_bytes = config.dynamicSmemBytes;
+          cta.dynamic.assign(cta.dynamic_bytes + kDynamicGuard, static_cast<char>(kGuardByte));
+          std::memset(cta.dynamic.data(), kPoisonByte, cta.dynamic_bytes);
+          cta.unfinished = cta_threads;
         }
         c.fibers.resize(fibers);
         for (int i = 0; i < fibers; ++i) {
@@ -507,10 +601,16 @@ int Launch(const cudaLaunchConfig_st& config, const std::function<void()>& body,
           f.state.cluster_rank = f.cta;
           f.state.cluster_size = static_cast<int>(cluster);
           f.stack = stacks[i];
+#ifdef GRADOPS_EMULATOR_ASAN
+          // A thread abandoned by an earlier launch may have left its frames' redzones poisoned.
+          ASAN_UNPOISON_MEMORY_REGION(f.stack + kPage, kStackBytes - kPage);
+#endif
           f.context = NewContext(f.stack + kStackBytes, Entry);
         }
         running = &c;
-        const bool ok = Schedule(reverse);
+        in_launch = true;
+        const bool ok = Schedule(order);
+        in_launch = false;
         running = nullptr;
         if (!ok) return Fail(cudaErrorLaunchFailure, c.failure + " (block " + std::to_string(x0) + "," +
                                                          std::to_string(y) + "): " + kernel);
@@ -604,8 +704,17 @@ cudaError_t Release(void* p, bool device) {
   if (it == emu::allocations.end() || it->second.device != device) {
     return Fail(cudaErrorInvalidValue, std::string(device ? "cudaFree" : "cudaFreeHost") + " of an unknown pointer");
   }
-  munmap(it->second.map, it->second.map_bytes);
+  // Kept inaccessible for a while, so that a kernel using it after the free faults.
+  const emu::Allocation a = it->second;
   emu::allocations.erase(it);
+  mprotect(a.map, a.map_bytes, PROT_NONE);
+  emu::freed.push_back(a);
+  emu::freed_bytes += a.map_bytes;
+  while (emu::freed_bytes > emu::kQuarantineBytes) {
+    munmap(emu::freed.front().map, emu::freed.front().map_bytes);
+    emu::freed_bytes -= emu::freed.front().map_bytes;
+    emu::freed.pop_front();
+  }
   return cudaSuccess;
 }
 
@@ -619,6 +728,12 @@ cudaError_t cudaFreeHost(void* p) { return Release(p, false); }
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t bytes, cudaMemcpyKind kind) {
   std::lock_guard<std::recursive_mutex> lock(emu::mutex);
   if (bytes == 0) return cudaSuccess;
+  // A range that starts in an allocation must end in it.
+  for (const void* p : {static_cast<const void*>(dst), src}) {
+    if (emu::Find(p, 1) != nullptr && emu::Find(p, bytes) == nullptr) {
+      return Fail(cudaErrorInvalidValue, "cudaMemcpy of " + std::to_string(bytes) + " bytes past an allocation's end");
+    }
+  }
   const bool dst_device = emu::OnDevice(dst, bytes), src_device = emu::OnDevice(src, bytes);
   const bool ok = kind == cudaMemcpyDefault || (kind == cudaMemcpyHostToHost && !dst_device && !src_device) ||
                   (kind == cudaMemcpyHostToDevice && dst_device && !src_device) ||
@@ -684,6 +799,8 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorClusterOutOfResources: return "too many resources requested for launch of the cluster";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";

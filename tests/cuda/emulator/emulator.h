@@ -5,20 +5,26 @@
 // in include/; a launch runs every CTA's threads as fibers on the calling
 // thread, one cluster at a time, in a fixed order. A fiber runs until it
 // reaches a barrier (__syncthreads, a warp shuffle, cluster.sync()), so
-// everything between two barriers of one thread runs without interleaving;
-// which thread runs first rotates from launch to launch. What it checks
-// beyond the results:
+// everything between two barriers of one thread runs without interleaving.
+// Launches cycle through four orders: threads one step at a time, first to
+// last or last to first, or each warp as far as it can go before the next
+// (a missing barrier between warps then shows), first or last warp first.
+// What it checks beyond the results:
 //  - barriers: a barrier that some of its threads never reach (divergent
 //    __syncthreads, a shuffle with exited lanes) fails the launch;
-//  - shared memory: filled with NaN bytes at the start of every CTA;
-//  - device memory: cudaMalloc places each allocation against a guard page,
-//    with guard bytes in the alignment gap, checked after every launch;
+//  - shared memory: NaN bytes at the start of every CTA and again once all
+//    its threads have finished (a cluster peer reading it then sees NaN);
+//    guard bytes after dynamic shared memory, checked at the CTA's end;
+//  - device memory: cudaMalloc places each allocation between guard pages,
+//    with guard bytes in the alignment gaps, checked after every launch;
+//    freed memory stays inaccessible for a while; faults are explained;
 //  - launch limits: block size, dynamic shared memory, cluster size and grid
 //    divisibility as on the emulated device;
 //  - streams: launches, copies and fills only on null, cudaStreamLegacy or a
 //    stream that cudaStreamCreate made and cudaStreamDestroy has not ended.
 // Not emulated: concurrency (streams are synchronous, launches run in
-// order), timing, registers and occupancy, the memory model.
+// order), timing, registers, occupancy and __launch_bounds__, the static
+// shared memory limit, the memory model, bit-exact device math (expf).
 //
 // Device properties come from the environment: GRADOPS_EMULATED_CC
 // (compute capability as major * 10 + minor, default 90) and

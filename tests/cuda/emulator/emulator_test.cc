@@ -5,6 +5,7 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -73,6 +74,40 @@ __global__ void ClusterRanks(const Buffers b) {
   cluster.sync();
 }
 
+// Per row: warp leaders publish a value, a barrier, everyone sums them.
+// Without the second barrier a warp that runs ahead overwrites the next
+// row's values before slower warps have read this row's.
+template <bool kSecondBarrier>
+__global__ void RowsOfWarpSums(const Buffers b) {
+  __shared__ float published[32];
+  float total = 0.0f;
+  for (int row = 0; row < 4; ++row) {
+    if (threadIdx.x % 32 == 0) published[threadIdx.x / 32] = static_cast<float>(row * 100 + threadIdx.x / 32);
+    __syncthreads();
+    for (unsigned w = 0; w < blockDim.x / 32; ++w) total += published[w];
+    if (kSecondBarrier) __syncthreads();
+  }
+  b.out[threadIdx.x] = total;
+}
+
+// Rank 0 leaves without the final cluster.sync(); rank 1 then reads its
+// shared memory.
+__global__ void ReadAfterPeerExit(const Buffers b) {
+  __shared__ float value;
+  cg::cluster_group cluster = cg::this_cluster();
+  if (threadIdx.x == 0) value = 7.0f;
+  cluster.sync();
+  if (cluster.block_rank() == 0) return;
+  __syncthreads();
+  b.out[threadIdx.x] = *cluster.map_shared_rank(&value, 0);
+}
+
+// Writes one float past its dynamic shared memory.
+__global__ void WritePastDynamicShared(const Buffers b) {
+  float* dynamic = DynamicShared<float>();
+  if (threadIdx.x == 0) dynamic[b.n] = 1.0f;
+}
+
 class Emulator : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -128,12 +163,59 @@ TEST_F(Emulator, ReadPastAnAllocationFaultsAndSaysWhere) {
   EXPECT_DEATH(LaunchKernel(ReadPastTheEnd, dim3(1), 32, 0, nullptr, b_), "access 4097 bytes past the device allocation of 4000 bytes");
 }
 
+TEST_F(Emulator, MissingBarrierBetweenWarpsShows) {
+  const float want = 4 * (0 + 1 + 2 + 3) + 100.0f * 4 * (0 + 1 + 2 + 3);  // 4 warps, rows 0..3
+  int wrong = 0;
+  for (int launch = 0; launch < 4; ++launch) {  // every scheduling order
+    ASSERT_EQ(LaunchKernel(RowsOfWarpSums<true>, dim3(1), 128, 0, nullptr, b_), cudaSuccess);
+    for (int i = 0; i < 128; ++i) ASSERT_EQ(Out()[i], want) << "with the barrier, launch " << launch;
+    ASSERT_EQ(LaunchKernel(RowsOfWarpSums<false>, dim3(1), 128, 0, nullptr, b_), cudaSuccess);
+    const std::vector<float> out = Out();
+    wrong += std::count_if(out.begin(), out.begin() + 128, [&](float v) { return v != want; }) > 0;
+  }
+  EXPECT_GT(wrong, 0) << "no scheduling order exposed the missing barrier";
+}
+
+TEST_F(Emulator, SharedMemoryOfAFinishedCtaReadsAsNaN) {
+  int nan_launches = 0;
+  for (int launch = 0; launch < 4; ++launch) {
+    ASSERT_EQ(LaunchKernel(ReadAfterPeerExit, dim3(2), 32, 0, nullptr, b_, 2), cudaSuccess);
+    const std::vector<float> out = Out();
+    nan_launches += std::isnan(out[0]);
+  }
+  EXPECT_GT(nan_launches, 0);
+}
+
+TEST_F(Emulator, WritePastDynamicSharedMemoryFailsTheLaunch) {
+  Buffers b = b_;
+  b.n = 16;
+  EXPECT_EQ(LaunchKernel(WritePastDynamicShared, dim3(1), 32, 16 * sizeof(float), nullptr, b), cudaErrorLaunchFailure);
+}
+
+TEST_F(Emulator, UseAfterFreeFaultsAndSaysSo) {
+  Buffers b;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&b.out), 256), cudaSuccess);
+  b.n = 64;
+  ASSERT_EQ(cudaFree(b.out), cudaSuccess);
+  EXPECT_DEATH(LaunchKernel(WarpSum, dim3(1), 32, 0, nullptr, b), "access to freed memory");
+}
+
 TEST_F(Emulator, LaunchLimitsAreChecked) {
   EXPECT_EQ(LaunchKernel(WarpSum, dim3(1), 2048, 0, nullptr, b_), cudaErrorInvalidConfiguration);
   EXPECT_EQ(LaunchKernel(WarpSum, dim3(0), 32, 0, nullptr, b_), cudaErrorInvalidConfiguration);
   EXPECT_EQ(LaunchKernel(WarpSum, dim3(1), 32, 64 << 10, nullptr, b_), cudaErrorInvalidValue);
   EXPECT_EQ(LaunchKernel(ClusterRanks, dim3(6), 32, 0, nullptr, b_, 4), cudaErrorInvalidValue);  // 6 % 4
   EXPECT_EQ(LaunchKernel(ClusterRanks, dim3(16), 32, 0, nullptr, b_, 16), cudaErrorInvalidValue);
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(2);
+  config.blockDim = dim3(32);
+  cudaLaunchAttribute attribute;
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = 0;
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  EXPECT_EQ(cudaLaunchKernelEx(&config, ClusterRanks, b_), cudaErrorInvalidValue);  // cluster of 0
 }
 
 TEST_F(Emulator, WorkOnlyOnLiveStreams) {

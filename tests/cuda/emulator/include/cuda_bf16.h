@@ -1,5 +1,6 @@
 // __nv_bfloat16 for the CPU emulation: the upper 16 bits of a float32,
-// rounded to nearest even; NaN stays NaN (what __float2bfloat16_rn does).
+// rounded to nearest even; NaN becomes the canonical 0x7FFF, as the GPU's
+// conversion instruction gives (what __float2bfloat16_rn does).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ inline float __bfloat162float(__nv_bfloat16 h) {
 inline __nv_bfloat16 __float2bfloat16_rn(float f) {
   uint32_t u;
   std::memcpy(&u, &f, sizeof u);
-  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return {static_cast<uint16_t>((u >> 16) | 0x40u)};
+  if ((u & 0x7FFFFFFFu) > 0x7F800000u) return {0x7FFF};
   u += 0x7FFFu + ((u >> 16) & 1u);
   return {static_cast<uint16_t>(u >> 16)};
 }

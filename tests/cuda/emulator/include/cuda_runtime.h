@@ -52,13 +52,16 @@ T __shfl_xor_sync(unsigned mask, T value, int lane_mask, int width = 32) {
   return value;
 }
 
-// Device min/max of mixed integer types, as CUDA's overloads.
+// Device min/max of mixed integer types, as CUDA's overloads (floating
+// point would need fminf's NaN rules: refused).
 template <typename A, typename B>
 auto min(A a, B b) -> std::common_type_t<A, B> {
+  static_assert(std::is_integral<A>::value && std::is_integral<B>::value, "integer min only");
   return b < a ? b : a;
 }
 template <typename A, typename B>
 auto max(A a, B b) -> std::common_type_t<A, B> {
+  static_assert(std::is_integral<A>::value && std::is_integral<B>::value, "integer max only");
   return a < b ? b : a;
 }
 
