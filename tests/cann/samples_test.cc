@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -45,7 +46,15 @@ std::string RunOk(const std::string& command) {
   return output;
 }
 
+// A view of printed values; a program that printed too few (or failed to
+// run) fails the test, and the view is padded with NaN rather than read past.
 gradops::TensorView HostView(std::vector<float>& values, std::initializer_list<int64_t> shape) {
+  size_t count = 1;
+  for (int64_t s : shape) count *= static_cast<size_t>(s);
+  if (values.size() != count) {
+    ADD_FAILURE() << "the program printed " << values.size() << " values where " << count << " were expected";
+    values.resize(count, std::numeric_limits<float>::quiet_NaN());
+  }
   return gradops::Contiguous(values.data(), gradops::DType::kFloat32, shape);
 }
 
