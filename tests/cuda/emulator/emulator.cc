@@ -99,7 +99,16 @@ std::map<const char*, Allocation> allocations;  // by data
 std::deque<Allocation> freed;                   // inaccessible until kQuarantineBytes more are freed
 size_t freed_bytes = 0;
 std::vector<char*> stacks;                      // of emulated threads, reused across launches
-bool in_launch = false;
+struct Cluster;
+Cluster* running = nullptr;                     // the cluster of the launch in progress
+
+// The first byte of [begin, end) that is not `byte`, or null.
+const char* FirstNot(const char* begin, const char* end, unsigned char byte) {
+  for (const char* q = begin; q < end; ++q) {
+    if (static_cast<unsigned char>(*q) != byte) return q;
+  }
+  return nullptr;
+}
 
 // The allocation holding [p, p + bytes), or null.
 const Allocation* Find(const void* p, size_t bytes) {
@@ -171,7 +180,7 @@ void OnFault(int, siginfo_t* info, void*) {
                             kStackBytes >> 10));
     named = true;
   }
-  if (!named && in_launch && address == nullptr) {
+  if (!named && running != nullptr && address == nullptr) {
     Say(text, std::snprintf(text, sizeof text, "[cuda emulator] fault at address 0 in a kernel: a null pointer, "
                                                "or a vector access that is not aligned to its size\n"));
   }
@@ -200,15 +209,14 @@ std::string CorruptedGuards() {
   for (const auto& [data, a] : allocations) {
     const char* gaps[2][2] = {{a.map + kPage, a.data}, {a.data + a.bytes, a.map + a.map_bytes - kPage}};
     for (const auto& gap : gaps) {
-      for (const char* q = gap[0]; q < gap[1]; ++q) {
-        if (static_cast<unsigned char>(*q) == kGuardByte) continue;
-        const bool before = q < a.data;
-        char text[160];
-        std::snprintf(text, sizeof text, "write %ld bytes %s the allocation of %zu bytes at %p",
-                      static_cast<long>(before ? a.data - q : q - (a.data + a.bytes) + 1), before ? "before" : "past",
-                      a.bytes, static_cast<const void*>(a.data));
-        return text;
-      }
+      const char* q = FirstNot(gap[0], gap[1], kGuardByte);
+      if (q == nullptr) continue;
+      const bool before = q < a.data;
+      char text[160];
+      std::snprintf(text, sizeof text, "write %ld bytes %s the allocation of %zu bytes at %p",
+                    static_cast<long>(before ? a.data - q : q - (a.data + a.bytes) + 1), before ? "before" : "past",
+                    a.bytes, static_cast<const void*>(a.data));
+      return text;
     }
   }
   return {};
@@ -308,8 +316,6 @@ struct Cluster {
   void* scheduler_fake_stack = nullptr;
 };
 
-Cluster* running = nullptr;
-
 char* SharedBegin() { return __start_gradops_emulated_shared; }
 size_t SharedBytes() {
   return __start_gradops_emulated_shared == nullptr
@@ -398,12 +404,10 @@ void MakeLive(int cta) {
 void FinishCta(int cta) {
   Cluster& c = *running;
   Cta& t = c.ctas[cta];
-  for (size_t i = t.dynamic_bytes; i < t.dynamic.size(); ++i) {
-    if (static_cast<unsigned char>(t.dynamic[i]) != kGuardByte) {
-      c.failed = true;
-      c.failure = "write past the " + std::to_string(t.dynamic_bytes) + " bytes of dynamic shared memory";
-      break;
-    }
+  const char* guard = t.dynamic.data() + t.dynamic_bytes;
+  if (FirstNot(guard, t.dynamic.data() + t.dynamic.size(), kGuardByte) != nullptr) {
+    c.failed = true;
+    c.failure = "write past the " + std::to_string(t.dynamic_bytes) + " bytes of dynamic shared memory";
   }
   std::memset(t.dynamic.data(), kPoisonByte, t.dynamic_bytes);
   std::memset(t.shared.data(), kPoisonByte, t.shared.size());
@@ -608,9 +612,7 @@ int Launch(const cudaLaunchConfig_st& config, const std::function<void()>& body,
           f.context = NewContext(f.stack + kStackBytes, Entry);
         }
         running = &c;
-        in_launch = true;
         const bool ok = Schedule(order);
-        in_launch = false;
         running = nullptr;
         if (!ok) return Fail(cudaErrorLaunchFailure, c.failure + " (block " + std::to_string(x0) + "," +
                                                          std::to_string(y) + "): " + kernel);
