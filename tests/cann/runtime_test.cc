@@ -2,11 +2,14 @@
 // misuse it refuses instead of crashing; the choice of CUDA devices.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "acl/acl.h"
+#include "page_advice.h"
 #ifdef GRADOPS_HAVE_CUDA
 #include "cuda/cuda_backend.h"
 #endif
@@ -112,6 +115,35 @@ TEST(Runtime, MemoryCopiesAndMisuse) {
   EXPECT_EQ(aclrtFree(a), ACL_ERROR_INVALID_PARAM);  // double free
   EXPECT_EQ(aclrtFree(big), ACL_ERROR_INVALID_PARAM);
   EXPECT_EQ(aclrtFreeHost(b), ACL_SUCCESS);
+}
+
+// On the CPU, aclrtMalloc's huge-page policies advise large pages for
+// allocations of 2 MiB and more; the normal-only ones do not.
+TEST(CpuRuntime, MallocPolicyChoosesThePages) {
+  const size_t bytes = size_t{8} << 20;
+  const struct {
+    aclrtMemMallocPolicy policy;
+    bool advised;
+  } cases[] = {{ACL_MEM_MALLOC_HUGE_FIRST, true}, {ACL_MEM_MALLOC_HUGE_ONLY, true},
+               {ACL_MEM_MALLOC_NORMAL_ONLY, false}, {ACL_MEM_MALLOC_NORMAL_ONLY_P2P, false}};
+  for (const auto& c : cases) {
+    void* p = nullptr;
+    ASSERT_EQ(aclrtMalloc(&p, bytes, c.policy), ACL_SUCCESS);
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % 64, 0u);
+    std::memset(p, 0x3C, bytes);
+    const std::optional<bool> advised = gradops::test::AdvisedForHugePages(p);
+    if (advised.has_value()) {
+      EXPECT_EQ(*advised, c.advised) << "policy " << c.policy;
+    }
+    EXPECT_EQ(aclrtFree(p), ACL_SUCCESS);
+    if (!advised.has_value()) {
+      GTEST_SKIP() << "this kernel reports no transparent huge pages (/proc/self/smaps VmFlags)";
+    }
+  }
+  void* host = nullptr;  // aclrtMallocHost has no policy: ordinary pages
+  ASSERT_EQ(aclrtMallocHost(&host, bytes), ACL_SUCCESS);
+  EXPECT_EQ(gradops::test::AdvisedForHugePages(host), std::optional<bool>(false));
+  EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
 }
 
 TEST(Runtime, Streams) {

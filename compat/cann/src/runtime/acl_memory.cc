@@ -12,12 +12,17 @@ namespace cann {
 namespace runtime {
 namespace {
 
-aclError Allocate(void** ptr, size_t size, MemoryKind kind, const char* api) {
+// Large pages unless the policy asks for normal ones only.
+bool HugePages(aclrtMemMallocPolicy policy) {
+  return policy != ACL_MEM_MALLOC_NORMAL_ONLY && policy != ACL_MEM_MALLOC_NORMAL_ONLY_P2P;
+}
+
+aclError Allocate(void** ptr, size_t size, MemoryKind kind, bool huge_pages, const char* api) {
   if (ptr == nullptr) return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": the pointer to fill is null");
   if (size == 0) return Fail(ACL_ERROR_INVALID_PARAM, std::string(api) + ": size is 0");
   Device* device = CurrentDevice();
   if (device == nullptr) return ACL_ERROR_INVALID_DEVICE;
-  void* p = kind == MemoryKind::kDevice ? device->Allocate(size) : device->AllocateHost(size);
+  void* p = kind == MemoryKind::kDevice ? device->Allocate(size, huge_pages) : device->AllocateHost(size);
   if (p == nullptr) {
     return Fail(ACL_ERROR_RT_MEMORY_ALLOCATION, std::string(api) + ": out of memory for " + std::to_string(size) + " bytes");
   }
@@ -76,14 +81,14 @@ namespace rt = gradops::cann::runtime;
 
 extern "C" {
 
-aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy) {
-  return rt::Allocate(devPtr, size, rt::MemoryKind::kDevice, "aclrtMalloc");
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+  return rt::Allocate(devPtr, size, rt::MemoryKind::kDevice, rt::HugePages(policy), "aclrtMalloc");
 }
 
 aclError aclrtFree(void* devPtr) { return rt::Release(devPtr, rt::MemoryKind::kDevice, "aclrtFree"); }
 
 aclError aclrtMallocHost(void** hostPtr, size_t size) {
-  return rt::Allocate(hostPtr, size, rt::MemoryKind::kHost, "aclrtMallocHost");
+  return rt::Allocate(hostPtr, size, rt::MemoryKind::kHost, false, "aclrtMallocHost");
 }
 
 aclError aclrtFreeHost(void* hostPtr) { return rt::Release(hostPtr, rt::MemoryKind::kHost, "aclrtFreeHost"); }

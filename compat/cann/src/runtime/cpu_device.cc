@@ -1,17 +1,15 @@
 // The host CPU (device 0 unless GRADOPS_ACL_DEVICE selects CUDA devices).
 // Streams are synchronous, so in-order execution and Synchronize are
 // trivially satisfied.
-#include <cstdlib>
 #include <cstring>
 
+#include "core/host_memory.h"
 #include "runtime/device.h"
 
 namespace gradops {
 namespace cann {
 namespace runtime {
 namespace {
-
-constexpr size_t kAlignment = 64;
 
 class CpuStream final : public Stream {
  public:
@@ -32,14 +30,10 @@ class CpuStream final : public Stream {
 class CpuDeviceImpl final : public Device {
  public:
   const char* name() const override { return "cpu"; }
-  void* Allocate(size_t bytes) override {
-    const size_t rounded = (bytes + kAlignment - 1) / kAlignment * kAlignment;
-    if (rounded < bytes) return nullptr;
-    return std::aligned_alloc(kAlignment, rounded);
-  }
-  void Free(void* ptr) override { std::free(ptr); }
-  void* AllocateHost(size_t bytes) override { return Allocate(bytes); }
-  void FreeHost(void* ptr) override { Free(ptr); }
+  void* Allocate(size_t bytes, bool huge_pages) override { return AllocateHostMemory(bytes, huge_pages); }
+  void Free(void* ptr) override { FreeHostMemory(ptr); }
+  void* AllocateHost(size_t bytes) override { return AllocateHostMemory(bytes, false); }
+  void FreeHost(void* ptr) override { FreeHostMemory(ptr); }
   Status Copy(void* dst, const void* src, size_t bytes, Stream*) override {
     if (bytes > 0) std::memmove(dst, src, bytes);
     return Status();

@@ -68,7 +68,7 @@ class CudaDeviceImpl final : public Device {
  public:
   explicit CudaDeviceImpl(int index) : index_(index), name_("cuda:" + std::to_string(index)) {}
   const char* name() const override { return name_.c_str(); }
-  void* Allocate(size_t bytes) override {
+  void* Allocate(size_t bytes, bool) override {
     void* p = nullptr;
     cudaSetDevice(index_);
     return cudaMalloc(&p, bytes) == cudaSuccess ? p : nullptr;  // 256-byte aligned

@@ -30,7 +30,9 @@ class Device {
   virtual ~Device() = default;
   virtual const char* name() const = 0;
   // Device memory, aligned to at least 64 bytes; null when out of memory.
-  virtual void* Allocate(size_t bytes) = 0;
+  // `huge_pages`: aclrtMalloc's policy asks for large pages first (the CPU
+  // device advises them; a CUDA device has no such choice).
+  virtual void* Allocate(size_t bytes, bool huge_pages) = 0;
   virtual void Free(void* ptr) = 0;
   // Host memory for copies to and from this device; null when out of memory.
   virtual void* AllocateHost(size_t bytes) = 0;
