@@ -9,7 +9,12 @@ and the PyTorch peer (bench/peers/torch_cpu.py), all at 1 thread and at all
 threads, on the benchmark's shapes. Peers that are missing are reported as
 missing, never estimated.
 
-    python3 bench/report.py [--build build] [--python PY] [--quick]
+    python3 bench/report.py [--build build] [--python PY] [--quick] [--huge-pages]
+
+--huge-pages runs everything on memory advised for large pages (gradops and
+oneDNN through their --huge-pages flags, PyTorch through its
+THP_MEM_ALLOC_ENABLE=1) and writes performance-latest-huge-pages.md and
+performance-huge-pages.png instead.
 """
 import argparse
 import datetime
@@ -52,13 +57,16 @@ def main():
     parser.add_argument("--build", default=os.path.join(ROOT, "build"))
     parser.add_argument("--python", default=sys.executable, help="a Python with torch, for the PyTorch peer")
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--huge-pages", action="store_true", help="every tensor on large pages, for every system")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"))
     args = parser.parse_args()
     threads_all = os.cpu_count() or 1
     quick = ["--quick"] if args.quick else []
+    huge = ["--huge-pages"] if args.huge_pages else []
+    args.suffix = "-huge-pages" if args.huge_pages else ""
 
     gradops = os.path.join(args.build, "gradops")
-    bench = json.loads(run([gradops, "bench", "--json"] + quick))
+    bench = json.loads(run([gradops, "bench", "--json"] + quick + huge))
     accuracy = json_lines(run([gradops, "accuracy"] + quick))
     ceiling = {row["threads"]: row["ceiling_gbps"] for row in bench}
     thread_counts = sorted(ceiling)
@@ -70,7 +78,7 @@ def main():
     if os.path.exists(onednn):
         for t in thread_counts:
             for dtype in ("float32", "bfloat16"):
-                cmd = [onednn, str(t), "3" if args.quick else "7", dtype]
+                cmd = [onednn] + huge + [str(t), "3" if args.quick else "7", dtype]
                 for m, n in norm_shapes:
                     cmd += [str(m), str(n)]
                 peers += [r for r in json_lines(run(cmd)) if r["system"] == "onednn"]
@@ -79,7 +87,7 @@ def main():
     try:
         torch_rows = json_lines(run([args.python, os.path.join(ROOT, "bench/peers/torch_cpu.py"), "--threads"]
                                     + [str(t) for t in thread_counts] + ["--reps", "3" if args.quick else "7"]
-                                    + quick))
+                                    + quick, env=dict(os.environ, THP_MEM_ALLOC_ENABLE="1" if args.huge_pages else "0")))
         peers += torch_rows
         if torch_rows:
             torch_status = torch_rows[0]["system"]
@@ -105,6 +113,8 @@ def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_s
     lines.append("")
     lines.append("Ceiling (best of a plain and a non-temporal-store triad, same threads): " +
                  ", ".join("%d thread%s %.1f GB/s" % (t, "s" if t > 1 else "", c) for t, c in sorted(ceiling.items())))
+    lines.append("Memory: %s." % ("every tensor and the triad's arrays advised for large pages (--huge-pages; "
+                                  "PyTorch with THP_MEM_ALLOC_ENABLE=1)" if args.huge_pages else "ordinary pages"))
     lines.append("Peers: %s; %s. GB/s counts x and dy read and dx written (3*M*N*element) plus the small "
                  "vectors; ratio = GB/s / ceiling." % (onednn_status, torch_status))
     lines.append("")
@@ -136,7 +146,7 @@ def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_s
             err(p["onednn"]["max_error"]) if "onednn" in p else "-",
             err(p["pytorch"]["max_error"]) if "pytorch" in p else "-"))
     lines.append("")
-    path = os.path.join(args.out, "performance-latest.md")
+    path = os.path.join(args.out, "performance-latest%s.md" % args.suffix)
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     print("wrote", path, file=sys.stderr)
@@ -173,7 +183,7 @@ def write_chart(args, bench, peers, ceiling):
         ax.set_ylabel("GB/s")
     axes[0].legend()
     fig.tight_layout()
-    path = os.path.join(args.out, "performance.png")
+    path = os.path.join(args.out, "performance%s.png" % args.suffix)
     fig.savefig(path, dpi=110)
     print("wrote", path, file=sys.stderr)
 

@@ -4,13 +4,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "commands.h"
+#include "core/host_memory.h"
 #include "core/parallel.h"
 #include "cpu/triad.h"
-#include "hwy/aligned_allocator.h"
 #include "bench_rows.h"
 #include "problems.h"
 #include "timing.h"
@@ -23,8 +24,13 @@ using Clock = std::chrono::steady_clock;
 
 // Best of a plain and a non-temporal-store triad, GB/s (two reads and one
 // write of n floats), over arrays well past the last-level cache.
-double TriadCeiling(int threads, int64_t n, int reps) {
-  auto a = hwy::AllocateAligned<float>(n), b = hwy::AllocateAligned<float>(n), c = hwy::AllocateAligned<float>(n);
+double TriadCeiling(int threads, int64_t n, int reps, bool huge_pages) {
+  const auto array = [&] {
+    return std::unique_ptr<float[], void (*)(void*)>(
+        static_cast<float*>(AllocateHostMemory(static_cast<size_t>(n) * sizeof(float), huge_pages)), FreeHostMemory);
+  };
+  const auto a = array(), b = array(), c = array();
+  if (!a || !b || !c) return 0;
   ParallelFor(threads, threads, [&](int64_t t, int) {  // first touch by the thread that uses the pages
     const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
     for (int64_t i = begin; i < end; ++i) {
@@ -68,8 +74,15 @@ int RunBench(const BenchOptions& options) {
   const int64_t triad_n = options.quick ? (int64_t{1} << 24) : (int64_t{1} << 26);
 
   std::vector<double> ceilings;
-  for (int t : thread_counts) ceilings.push_back(TriadCeiling(t, triad_n, reps));
+  for (int t : thread_counts) {
+    ceilings.push_back(TriadCeiling(t, triad_n, reps, options.huge_pages));
+    if (ceilings.back() <= 0) {
+      std::fprintf(stderr, "bench: no memory for the triad's arrays\n");
+      return 1;
+    }
+  }
   if (!options.json) {
+    std::printf("memory: %s\n", options.huge_pages ? "advised for large pages (--huge-pages)" : "ordinary pages");
     for (size_t i = 0; i < thread_counts.size(); ++i) {
       std::printf("triad ceiling, %d thread%s: %.1f GB/s\n", thread_counts[i], thread_counts[i] > 1 ? "s" : "",
                   ceilings[i]);
@@ -84,7 +97,7 @@ int RunBench(const BenchOptions& options) {
   for (const BenchCase& c : CpuBenchCases(options.quick)) {
     if (!options.filter.empty() && std::string(OpName(c.op)).find(options.filter) == std::string::npos) continue;
     for (DType dtype : dtypes) {
-      const Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype));
+      const Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype), options.huge_pages);
       for (size_t ti = 0; ti < thread_counts.size(); ++ti) {
         SetNumThreads(thread_counts[ti]);
         Plan plan;

@@ -13,6 +13,7 @@ struct BenchOptions {
   bool json = false;    // a JSON array instead of the table
   std::string filter;   // only operators whose name contains this
   std::string device = "cpu";  // or "cuda"
+  bool huge_pages = false;  // CPU: every buffer (ceiling and operators) advised for large pages
 };
 int RunBench(const BenchOptions& options);
 int RunBenchCuda(const BenchOptions& options);  // tools/bench_cuda.cc

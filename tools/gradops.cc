@@ -11,8 +11,9 @@ namespace {
 void Usage() {
   std::fprintf(stderr,
                "usage: gradops check                 every operator and dtype against the float64 reference\n"
-               "       gradops bench [--quick] [--json] [--only NAME] [--device cpu|cuda]\n"
+               "       gradops bench [--quick] [--json] [--only NAME] [--device cpu|cuda] [--huge-pages]\n"
                "                                     time every operator; ratio to the triad ceiling\n"
+               "                                     (--huge-pages: CPU buffers, ceiling's too, on large pages)\n"
                "       gradops accuracy [--quick]    errors against the reference on the benchmark's inputs\n");
 }
 
@@ -27,6 +28,8 @@ int main(int argc, char** argv) {
         options.quick = true;
       } else if (std::strcmp(argv[i], "--json") == 0) {
         options.json = true;
+      } else if (std::strcmp(argv[i], "--huge-pages") == 0) {
+        options.huge_pages = true;
       } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
         options.filter = argv[++i];
       } else if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc &&

@@ -1,22 +1,24 @@
 #include "problems.h"
 
-#include <algorithm>
-#include <iterator>
+#include <cstring>
+#include <new>
 
 #include "core/dtype.h"
+#include "core/host_memory.h"
 #include "ref/compare.h"
 #include "ref/reference.h"
 
 namespace gradops {
 namespace tool {
 
-Buffer::Buffer(DType dtype, std::vector<int64_t> shape) {
+Buffer::Buffer(DType dtype, std::vector<int64_t> shape, bool huge_pages) : storage(nullptr, FreeHostMemory) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
-  Line poison;
-  std::fill(std::begin(poison.words), std::end(poison.words), 0xFFFFFFFFu);
-  storage.assign(static_cast<size_t>((n * static_cast<int64_t>(DTypeSize(dtype)) + 63) / 64 + 1), poison);
-  view = Contiguous(storage.data(), dtype, static_cast<int>(shape.size()), shape.data());
+  bytes = static_cast<size_t>((n * static_cast<int64_t>(DTypeSize(dtype)) + 63) / 64 + 1) * 64;
+  storage.reset(AllocateHostMemory(bytes, huge_pages));
+  if (storage == nullptr) throw std::bad_alloc();
+  std::memset(storage.get(), 0xFF, bytes);
+  view = Contiguous(storage.get(), dtype, static_cast<int>(shape.size()), shape.data());
 }
 
 float HashUniform(uint64_t stream, uint64_t i, float lo, float hi) {
@@ -71,24 +73,26 @@ std::vector<BenchCase> CpuBenchCases(bool quick) {
 
 enum { kDy, kX, kMean, kRstd, kGamma, kDx, kRes, kDgamma, kDbeta };
 
-Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed) : op_(op), dtype_(dtype) {
+Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed, bool huge_pages)
+    : op_(op), dtype_(dtype) {
   const bool silu = op == Op::kSiluBackward;
   M_ = silu ? 1 : shape[0];
   N_ = silu ? shape[0] : shape[1];
   const std::vector<int64_t> mn = silu ? shape : std::vector<int64_t>{M_, N_};
   const DType stat = DType::kFloat32;
   buffers_.reserve(9);
-  buffers_.emplace_back(dtype, mn);                          // dy
-  buffers_.emplace_back(dtype, mn);                          // x
-  buffers_.emplace_back(stat, std::vector<int64_t>{M_});     // mean or variance
-  buffers_.emplace_back(stat, std::vector<int64_t>{M_});     // rstd
+  const auto add = [&](DType type, std::vector<int64_t> dims) { buffers_.emplace_back(type, dims, huge_pages); };
+  add(dtype, mn);                          // dy
+  add(dtype, mn);                          // x
+  add(stat, std::vector<int64_t>{M_});     // mean or variance
+  add(stat, std::vector<int64_t>{M_});     // rstd
   // gamma, dgamma and dbeta in float32 (the mixed precision of training;
   // PyTorch and oneDNN use it too), whatever the dtype of x.
-  buffers_.emplace_back(DType::kFloat32, std::vector<int64_t>{N_});  // gamma
-  buffers_.emplace_back(dtype, mn);                          // dx
-  buffers_.emplace_back(dtype, op == Op::kLayerNormGrad ? mn : std::vector<int64_t>{1});  // res_for_gamma
-  buffers_.emplace_back(DType::kFloat32, std::vector<int64_t>{N_});  // dgamma
-  buffers_.emplace_back(DType::kFloat32, std::vector<int64_t>{N_});  // dbeta
+  add(DType::kFloat32, std::vector<int64_t>{N_});  // gamma
+  add(dtype, mn);                          // dx
+  add(dtype, op == Op::kLayerNormGrad ? mn : std::vector<int64_t>{1});  // res_for_gamma
+  add(DType::kFloat32, std::vector<int64_t>{N_});  // dgamma
+  add(DType::kFloat32, std::vector<int64_t>{N_});  // dbeta
   // The streams and ranges below are the contract with the peers' scripts.
   buffers_[kDy].Fill(seed * 8 + 0, -3, 3);
   buffers_[kX].Fill(seed * 8 + 1, silu ? -8 : -3, silu ? 8 : 3);
@@ -121,7 +125,7 @@ Status Problem::MakePlan(Plan* plan) const {
 void Problem::Relocate(void* (*move)(const void* data, size_t bytes)) {
   for (Buffer& b : buffers_) {
     void* const old = b.view.data;
-    void* const now = move(old, b.storage.size() * sizeof(Buffer::Line));
+    void* const now = move(old, b.bytes);
     for (TensorView* v : {&ln_.dy, &ln_.x, &ln_.mean, &ln_.rstd, &ln_.dx, &ln_.dgamma, &ln_.dbeta, &rms_.dy, &rms_.x,
                           &rms_.rstd, &rms_.gamma, &rms_.dx, &rms_.dgamma, &grad_.dy, &grad_.x, &grad_.variance,
                           &grad_.mean, &grad_.gamma, &grad_.dx, &grad_.res_for_gamma, &beta_.res_for_gamma,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,14 +14,13 @@ namespace tool {
 
 // An owned contiguous tensor.
 struct Buffer {
-  // Whole 64-byte lines, aligned as framework allocators align tensors
-  // (PyTorch's CPU allocator, aclrtMalloc), large enough for any dtype.
-  struct alignas(64) Line {
-    uint32_t words[16];
-  };
-  std::vector<Line> storage;
+  // Whole 64-byte lines plus one, aligned as framework allocators align
+  // tensors (PyTorch's CPU allocator, aclrtMalloc), all bits set until
+  // filled; with `huge_pages`, advised for large pages (AllocateHostMemory).
+  std::unique_ptr<void, void (*)(void*)> storage;
+  size_t bytes = 0;
   TensorView view;
-  Buffer(DType dtype, std::vector<int64_t> shape);
+  Buffer(DType dtype, std::vector<int64_t> shape, bool huge_pages);
   // Element i = HashUniform(stream, i, lo, hi) rounded to the dtype, or hi / 2
   // where that rounds to zero: reproducible bit for bit by any program
   // (bench/peers/torch_cpu.py draws the same inputs).
@@ -37,7 +37,9 @@ const char* OpName(Op op);
 // the norm operators the shape is [M, N]; SiLU takes a flat [n].
 class Problem {
  public:
-  Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed);
+  // `huge_pages`: every tensor in memory advised for large pages
+  // (`gradops bench --huge-pages`).
+  Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed, bool huge_pages = false);
   Problem(const Problem&) = delete;
   Problem& operator=(const Problem&) = delete;
 

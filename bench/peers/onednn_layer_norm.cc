@@ -2,8 +2,9 @@
 // dbeta are produced), on the same inputs as `gradops bench` (tools/problems.h).
 // Prints one JSON object per line for oneDNN and for gradops on those inputs:
 // time, GB/s and the largest error of dx, dgamma, dbeta against the float64
-// reference.
-//   onednn_layer_norm THREADS REPS DTYPE M N [M N ...]
+// reference. Both write dx into the same buffer; --huge-pages puts every
+// tensor on large pages, as `gradops bench --huge-pages` does.
+//   onednn_layer_norm [--huge-pages] THREADS REPS DTYPE M N [M N ...]
 #include <omp.h>
 
 #include <cmath>
@@ -42,8 +43,13 @@ std::vector<double> Floats(const std::vector<float>& v) { return std::vector<dou
 }  // namespace
 
 int main(int argc, char** argv) {
+  const bool huge_pages = argc > 1 && std::strcmp(argv[1], "--huge-pages") == 0;
+  if (huge_pages) {
+    --argc;
+    ++argv;
+  }
   if (argc < 6 || (argc - 4) % 2) {
-    std::fprintf(stderr, "usage: onednn_layer_norm THREADS REPS float32|bfloat16 M N [M N ...]\n");
+    std::fprintf(stderr, "usage: onednn_layer_norm [--huge-pages] THREADS REPS float32|bfloat16 M N [M N ...]\n");
     return 2;
   }
   const int threads = std::atoi(argv[1]), reps = std::atoi(argv[2]);
@@ -56,7 +62,8 @@ int main(int argc, char** argv) {
   const float eps = 1e-5f;
   for (int a = 4; a + 1 < argc; a += 2) {
     const int64_t M = std::atoll(argv[a]), N = std::atoll(argv[a + 1]);
-    const Problem problem(Op::kLayerNormBackward, dtype, {M, N}, ProblemSeed(Op::kLayerNormBackward, dtype));
+    const Problem problem(Op::kLayerNormBackward, dtype, {M, N}, ProblemSeed(Op::kLayerNormBackward, dtype),
+                          huge_pages);
     const LayerNormBackwardArgs& args = problem.layer_norm_args();
     const ref::NormGrads want = ref::LayerNormBackward(args);
 
@@ -80,7 +87,7 @@ int main(int argc, char** argv) {
         layer_normalization_backward::desc(prop_kind::backward, data_md, data_md, stat_md, eps, flags), eng, fwd_pd);
     memory src(data_md, eng, args.x.data), diff_dst(data_md, eng, args.dy.data);
     memory mean(stat_md, eng, args.mean.data), variance(stat_md, eng), scale(scale_md, eng), shift(scale_md, eng);
-    memory diff_src(data_md, eng), diff_scale(scale_md, eng), diff_shift(scale_md, eng);
+    memory diff_src(data_md, eng, args.dx.data), diff_scale(scale_md, eng), diff_shift(scale_md, eng);
     float* var = static_cast<float*>(variance.get_data_handle());
     const std::vector<double> rstd = ref::Read(args.rstd), gamma = ref::Read(*args.gamma);
     for (int64_t m = 0; m < M; ++m) var[m] = static_cast<float>(1.0 / (rstd[m] * rstd[m]) - eps);
