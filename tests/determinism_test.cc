@@ -2,7 +2,9 @@
 // and for every memory arrangement of the same logical data.
 #include <cstring>
 #include <functional>
+#include <limits>
 
+#include "cpu/convert.h"
 #include "test_util.h"
 
 namespace gradops {
@@ -45,6 +47,48 @@ TEST(Determinism, LayerNormBackwardAcrossThreads) {
       return Concat({&dx, &dg, &db});
     });
   }
+}
+
+// The CPU's bfloat16 conversion instructions (where it has them) change no
+// bit of any output, denormal and NaN ones included.
+std::vector<unsigned char> WithAndWithoutBFloat16Instructions(const std::function<std::vector<unsigned char>()>& run,
+                                                              std::vector<unsigned char>* without) {
+  cpu::SetBFloat16Instructions(false);
+  *without = run();
+  cpu::SetBFloat16Instructions(true);
+  return run();
+}
+
+TEST(Determinism, BFloat16InstructionsChangeNoBit) {
+  constexpr int64_t M = 64, N = 160;
+  std::mt19937_64 rng(44);
+  Tensor dy(DType::kBFloat16, {M, N}), x(DType::kBFloat16, {M, N}), mean(DType::kFloat32, {M});
+  Tensor gamma(DType::kFloat32, {N}), rstd(DType::kFloat32, {M});
+  for (Tensor* t : {&dy, &x, &mean, &gamma}) t->FillRandom(rng, -2, 2);
+  std::vector<float> rstd_values(M), dy_values(M * N);
+  for (int64_t r = 0; r < M; ++r) rstd_values[r] = r % 4 == 0 ? 3e-39f : 0.5f + 0.01f * static_cast<float>(r);
+  rstd.FillValues(rstd_values);  // every fourth row's dx denormal
+  const std::vector<double> dy_random = dy.Values();
+  for (int64_t i = 0; i < M * N; ++i) dy_values[i] = static_cast<float>(dy_random[i]) * (i / N % 4 == 1 ? 1e-38f : 1);
+  dy_values[5 * N + 17] = std::numeric_limits<float>::quiet_NaN();  // a NaN row
+  dy.FillValues(dy_values);  // and SiLU's dx denormal in every fourth row
+
+  std::vector<unsigned char> without;
+  const std::vector<unsigned char> with = WithAndWithoutBFloat16Instructions([&] {
+    Tensor dx(DType::kBFloat16, {M, N}), dg(DType::kFloat32, {N}), db(DType::kFloat32, {N});
+    Tensor silu_dx(DType::kBFloat16, {M, N});
+    LayerNormBackwardArgs a;
+    a.dy = dy.view(); a.x = x.view(); a.mean = mean.view(); a.rstd = rstd.view(); a.gamma = &gamma.view();
+    a.dx = dx.view(); a.dgamma = dg.view(); a.dbeta = db.view();
+    Plan plan;
+    EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
+    SiluBackwardArgs s;
+    s.dy = dy.view(); s.x = x.view(); s.dx = silu_dx.view();
+    EXPECT_TRUE(PlanAndRun(PlanSiluBackward(s, &plan), plan).ok());
+    return Concat({&dx, &dg, &db, &silu_dx});
+  }, &without);
+  EXPECT_EQ(with, without);
+  if (!cpu::BFloat16Instructions()) GTEST_SKIP() << "this CPU has no AVX512-BF16: both runs took the same path";
 }
 
 // A host plan ignores Run's stream argument (it is never dereferenced):

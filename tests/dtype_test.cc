@@ -85,14 +85,16 @@ TEST(DType, NaNStaysNaN) {
   EXPECT_TRUE(std::isnan(Float16ToFloat(FloatToFloat16(BitsFloat(0xFF800001u)))));
 }
 
+// Restores the CPU's own choice of conversion instructions at scope exit.
+struct BFloat16InstructionsScope {
+  explicit BFloat16InstructionsScope(bool allowed) { cpu::SetBFloat16Instructions(allowed); }
+  ~BFloat16InstructionsScope() { cpu::SetBFloat16Instructions(true); }
+};
+
 // The SIMD conversions agree bit for bit with the scalar ones.
-TEST(DType, SimdMatchesScalar) {
-  std::vector<float> in = Probes();
-  in.push_back(std::numeric_limits<float>::quiet_NaN());
-  in.push_back(BitsFloat(0x7F800001u));
-  in.push_back(BitsFloat(0xFFC00001u));
+void ExpectSimdMatchesScalar(const std::vector<float>& in, const char* label) {
   for (DType dtype : {DType::kFloat16, DType::kBFloat16}) {
-    for (size_t n : {in.size(), size_t{1}, size_t{7}, size_t{33}}) {
+    for (size_t n : {in.size(), size_t{1}, size_t{7}, size_t{33}, size_t{64}}) {
       std::vector<uint16_t> simd(n, 0xAAAA);
       cpu::ConvertFromFloat(dtype, in.data(), simd.data(), static_cast<int64_t>(n));
       std::vector<float> back(n);
@@ -104,10 +106,52 @@ TEST(DType, SimdMatchesScalar) {
           EXPECT_TRUE(std::isnan(back[i])) << i;
           continue;
         }
-        EXPECT_EQ(simd[i], scalar) << DTypeName(dtype) << " " << in[i];
+        EXPECT_EQ(simd[i], scalar) << DTypeName(dtype) << " " << in[i] << " " << label;
         EXPECT_EQ(FloatBits(back[i]), FloatBits(LoadAsFloat(&scalar, dtype, 0))) << i;
       }
     }
+  }
+}
+
+// With and without the CPU's bfloat16 instructions (where it has them).
+TEST(DType, SimdMatchesScalar) {
+  std::vector<float> in = Probes();
+  in.push_back(std::numeric_limits<float>::quiet_NaN());
+  in.push_back(BitsFloat(0x7F800001u));
+  in.push_back(BitsFloat(0xFFC00001u));
+  // Denormals (which vcvtne2ps2bf16 would flush to zero), one per vector
+  // pair and whole vectors of them, ties included.
+  for (uint32_t bits : {0x00000001u, 0x007FFFFFu, 0x00400000u, 0x00018000u, 0x00008000u, 0x00010000u, 0x0001FFFFu,
+                        0x007F8000u, 0x80000003u, 0x807F8000u}) {
+    in.push_back(BitsFloat(bits));
+  }
+  for (int i = 0; i < 64; ++i) in.push_back(BitsFloat(0x00008000u * static_cast<uint32_t>(i + 1)));
+  {
+    const BFloat16InstructionsScope scope(true);
+    ExpectSimdMatchesScalar(in, "(bfloat16 instructions where the CPU has them)");
+  }
+  const BFloat16InstructionsScope scope(false);
+  ExpectSimdMatchesScalar(in, "(arithmetic rounding)");
+}
+
+// NaN too: the bits do not depend on the instructions used.
+TEST(DType, BFloat16InstructionsChangeNoBit) {
+  std::vector<float> in = Probes();
+  for (uint32_t bits : {0x7F800001u, 0xFFC00001u, 0x7FFFFFFFu, 0x7F80FFFFu, 0x00000001u, 0x807FFFFFu}) {
+    for (int i = 0; i < 40; ++i) in.push_back(BitsFloat(bits));
+  }
+  std::vector<uint16_t> with(in.size()), without(in.size());
+  {
+    const BFloat16InstructionsScope scope(true);
+    cpu::ConvertFromFloat(DType::kBFloat16, in.data(), with.data(), static_cast<int64_t>(in.size()));
+  }
+  {
+    const BFloat16InstructionsScope scope(false);
+    cpu::ConvertFromFloat(DType::kBFloat16, in.data(), without.data(), static_cast<int64_t>(in.size()));
+  }
+  for (size_t i = 0; i < in.size(); ++i) EXPECT_EQ(with[i], without[i]) << std::hex << FloatBits(in[i]);
+  if (!cpu::BFloat16Instructions()) {
+    GTEST_SKIP() << "this CPU has no AVX512-BF16: both runs took the arithmetic path";
   }
 }
 

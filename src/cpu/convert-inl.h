@@ -119,6 +119,24 @@ HWY_INLINE void StoreBits(DU16 du16, hn::Vec<DU16> bits, hwy::bfloat16_t* p, boo
   }
 }
 
+#undef GRADOPS_BFLOAT16_INSTRUCTIONS  // decided anew for each target
+#if (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL) && HWY_ARCH_X86_64
+#define GRADOPS_BFLOAT16_INSTRUCTIONS 1
+// AVX512-BF16's vcvtne2ps2bf16: a's 16 lanes rounded to bfloat16 in the lower
+// half of *out, b's in the upper, with Encode's rounding and NaN rule; false
+// (and nothing written) when a lane of either is denormal, which the
+// instruction would flush to zero. Only for CPUs with the extension
+// (BFloat16Instructions()); Highway has no target that includes it, hence the
+// assembly.
+HWY_INLINE bool NarrowPairByInstruction(hn::Vec512<float> a, hn::Vec512<float> b, __m512i* out) {
+  constexpr int kDenormal = 0x20;  // vfpclassps category
+  if ((_mm512_fpclass_ps_mask(a.raw, kDenormal) | _mm512_fpclass_ps_mask(b.raw, kDenormal)) != 0) return false;
+  // AT&T order: the source of the lower half first.
+  __asm__("vcvtne2ps2bf16 %[lower], %[upper], %[out]" : [out] "=v"(*out) : [lower] "v"(a.raw), [upper] "v"(b.raw));
+  return true;
+}
+#endif
+
 #undef GRADOPS_BFLOAT16_PAIRS  // decided anew for each target
 #if (HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR) || HWY_TARGET == HWY_EMU128
 #define GRADOPS_BFLOAT16_PAIRS 1
@@ -138,11 +156,28 @@ HWY_INLINE void LoadPairF32(DF df, const hwy::bfloat16_t* p, hn::Vec<DF>& a, hn:
 
 // Scalar math: each value rounded to nearest even, as Encode; `stream`
 // stores non-temporally (p aligned to the vector size).
+// `native`: by the CPU's instruction where it has one (same bits).
 template <class DF>
-HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream) {
+HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream, bool native) {
   const hn::RebindToSigned<DF> di32;
   const hn::Repartition<int16_t, DF> di16;
   const hn::Repartition<uint16_t, DF> du16;
+#ifdef GRADOPS_BFLOAT16_INSTRUCTIONS
+  __m512i both;
+  if constexpr (hn::MaxLanes(df) == 16) {
+    if (native && NarrowPairByInstruction(a, b, &both)) {
+      // Back to LoadPairF32's order: per 128-bit block k, a's lanes 4k..4k+3
+      // then b's (at 16 + 4k..).
+      alignas(64) static constexpr uint16_t kOrder[32] = {0, 1, 2,  3,  16, 17, 18, 19, 4,  5,  6,  7,  20, 21, 22, 23,
+                                                          8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31};
+      const __m512i order = _mm512_load_si512(kOrder);
+      StoreBits(du16, hn::Vec<decltype(du16)>{_mm512_permutexvar_epi16(order, both)}, p, stream);
+      return;
+    }
+  }
+#else
+  (void)native;
+#endif
   // An arithmetic shift keeps each bfloat16 pattern inside int16 range, so
   // the saturating pack copies the bits unchanged.
   const auto ea = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, a)));
@@ -159,9 +194,22 @@ HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_
 // lane, one instruction where Encode spends a shift and a narrowing per
 // vector. For kernels whose lanes must stay in column order. `stream`
 // stores non-temporally (p aligned to a float32 vector's size).
+// `native`: by the CPU's instruction where it has one (same bits).
 template <class DF>
-HWY_INLINE void StoreOrderedPairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream) {
+HWY_INLINE void StoreOrderedPairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream,
+                                    bool native) {
   const hn::Repartition<uint16_t, DF> du16;
+#ifdef GRADOPS_BFLOAT16_INSTRUCTIONS
+  __m512i both;
+  if constexpr (hn::MaxLanes(df) == 16) {
+    if (native && NarrowPairByInstruction(a, b, &both)) {
+      StoreBits(du16, hn::Vec<decltype(du16)>{both}, p, stream);
+      return;
+    }
+  }
+#else
+  (void)native;
+#endif
   const auto rounded_a = hn::BitCast(du16, RoundToBFloat16Bits(df, a));
   const auto rounded_b = hn::BitCast(du16, RoundToBFloat16Bits(df, b));
   StoreBits(du16, hn::ConcatOdd(du16, rounded_b, rounded_a), p, stream);

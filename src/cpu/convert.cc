@@ -3,6 +3,8 @@
 #define HWY_TARGET_INCLUDE "cpu/convert.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <type_traits>
+
 #include "cpu/convert-inl.h"
 #include "cpu/convert.h"
 #include "hwy/highway.h"
@@ -23,10 +25,19 @@ void ToFloat(const T* in, float* out, int64_t n) {
 }
 
 template <typename T>
-void FromFloat(const float* in, T* out, int64_t n) {
+void FromFloat(const float* in, T* out, int64_t n, bool native) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   int64_t i = 0;
+#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
+  if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
+    for (; i + 2 * L <= n; i += 2 * L) {
+      StoreOrderedPairF32(df, hn::LoadU(df, in + i), hn::LoadU(df, in + i + L), out + i, false, native);
+    }
+  }
+#else
+  (void)native;
+#endif
   for (; i + L <= n; i += L) StoreF32(df, hn::LoadU(df, in + i), out + i);
   if (i < n) StoreF32Tail(df, LoadF32Tail(df, in + i, static_cast<size_t>(n - i)), out + i, static_cast<size_t>(n - i));
 }
@@ -39,11 +50,11 @@ void ConvertToFloatImpl(DType dtype, const void* in, float* out, int64_t n) {
   }
 }
 
-void ConvertFromFloatImpl(DType dtype, const float* in, void* out, int64_t n) {
+void ConvertFromFloatImpl(DType dtype, const float* in, void* out, int64_t n, bool native) {
   switch (dtype) {
-    case DType::kFloat32: return FromFloat(in, static_cast<float*>(out), n);
-    case DType::kFloat16: return FromFloat(in, static_cast<hwy::float16_t*>(out), n);
-    case DType::kBFloat16: return FromFloat(in, static_cast<hwy::bfloat16_t*>(out), n);
+    case DType::kFloat32: return FromFloat(in, static_cast<float*>(out), n, native);
+    case DType::kFloat16: return FromFloat(in, static_cast<hwy::float16_t*>(out), n, native);
+    case DType::kBFloat16: return FromFloat(in, static_cast<hwy::bfloat16_t*>(out), n, native);
   }
 }
 
@@ -53,8 +64,31 @@ void ConvertFromFloatImpl(DType dtype, const float* in, void* out, int64_t n) {
 HWY_AFTER_NAMESPACE();
 
 #if HWY_ONCE
+#include <atomic>
+
 namespace gradops {
 namespace cpu {
+namespace {
+
+bool CpuHasBFloat16Instructions() {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  return __builtin_cpu_supports("avx512bf16");
+#else
+  return false;
+#endif
+}
+
+std::atomic<bool> bfloat16_instructions_allowed{true};
+
+}  // namespace
+
+bool BFloat16Instructions() {
+  static const bool has = CpuHasBFloat16Instructions();
+  return has && bfloat16_instructions_allowed.load(std::memory_order_relaxed);
+}
+
+void SetBFloat16Instructions(bool allowed) { bfloat16_instructions_allowed.store(allowed, std::memory_order_relaxed); }
+
 HWY_EXPORT(ConvertToFloatImpl);
 HWY_EXPORT(ConvertFromFloatImpl);
 
@@ -62,7 +96,7 @@ void ConvertToFloat(DType dtype, const void* in, float* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ConvertToFloatImpl)(dtype, in, out, n);
 }
 void ConvertFromFloat(DType dtype, const float* in, void* out, int64_t n) {
-  HWY_DYNAMIC_DISPATCH(ConvertFromFloatImpl)(dtype, in, out, n);
+  HWY_DYNAMIC_DISPATCH(ConvertFromFloatImpl)(dtype, in, out, n, BFloat16Instructions());
 }
 }  // namespace cpu
 }  // namespace gradops

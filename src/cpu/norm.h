@@ -109,6 +109,7 @@ struct NormKernelParams {
   float inv_n = 0.0f;
   bool want_dx = false, want_res = false;
   bool stream_dx = false;  // non-temporal stores for dx, from its first aligned column
+  bool bf16_instructions = false;  // BFloat16Instructions(), read once per run
 };
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block);

@@ -8,6 +8,7 @@
 
 #include "core/dtype.h"
 #include "core/parallel.h"
+#include "cpu/convert.h"
 #include "cpu/norm.h"
 #include "cpu/streaming.h"
 
@@ -116,6 +117,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   params.want_dx = p.want_dx;
   params.want_res = p.want_res;
   params.stream_dx = s.stream_dx;
+  params.bf16_instructions = BFloat16Instructions();
 
   ParallelFor(s.chunks, s.threads, [&](int64_t chunk, int thread) {
     float* dgamma = want_acc ? partials + chunk * 2 * N : nullptr;

@@ -114,7 +114,8 @@ constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
 // The grouping is the reference's, so infinities and NaN propagate alike, and
 // g - a and x_hat - c cancel exactly where the reference's terms do.
 template <NormKind kKind, typename T, int kVecs, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
-HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bool stream, int64_t j, size_t left) {
+HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j,
+                        size_t left) {
   using K = Terms<kKind>;
   const size_t L = hn::Lanes(df);
   const auto load = [&](const auto* p) HWY_ATTR {
@@ -132,8 +133,8 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
                              bool stream) HWY_ATTR {
 #ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
     if constexpr (kPairs) {
-      StoreOrderedPairF32(df, o0, o1, p, stream);
-      if constexpr (kVecs > 2) StoreOrderedPairF32(df, o2, o3, p + 2 * L, stream);
+      StoreOrderedPairF32(df, o0, o1, p, stream, native);
+      if constexpr (kVecs > 2) StoreOrderedPairF32(df, o2, o3, p + 2 * L, stream, native);
       return;
     }
 #endif
@@ -211,21 +212,23 @@ int64_t StreamHead(const NormBlock& block, int64_t n, size_t alignment) {
 }
 
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
-void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream) {
+void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream, bool native) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   int64_t j = 0;
   if (kDx && stream) {  // the columns before the aligned ones (up to 2L - 1), stored plainly
     const int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
-    for (; j + L <= head; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, false, j, 0);
-    if (j < head) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, j, static_cast<size_t>(head - j));
+    for (; j + L <= head; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, false, native, j, 0);
+    if (j < head) {
+      Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, native, j, static_cast<size_t>(head - j));
+    }
     j = head;
   }
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
-    Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
+    Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
   }
-  for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, j, 0);
-  if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, j, static_cast<size_t>(n - j));
+  for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
+  if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, native, j, static_cast<size_t>(n - j));
   if (stream) hwy::FlushStream();
 }
 
@@ -249,15 +252,15 @@ void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
   // outputs this kind and this call have.
   const bool acc = block.dgamma != nullptr;
   if constexpr (kKind == NormKind::kColumnSums) {
-    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx);
+    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions);
   } else if constexpr (kKind == NormKind::kLayerNormGrad) {  // dx and x_hat; no dgamma/dbeta partials
-    p.want_res ? SweepColumns<kKind, T, true, true, false>(block, p.N, k, p.stream_dx)
-               : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx);
+    p.want_res ? SweepColumns<kKind, T, true, true, false>(block, p.N, k, p.stream_dx, p.bf16_instructions)
+               : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx, p.bf16_instructions);
   } else if (p.want_dx) {
-    acc ? SweepColumns<kKind, T, true, false, true>(block, p.N, k, p.stream_dx)
-        : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx);
+    acc ? SweepColumns<kKind, T, true, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions)
+        : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx, p.bf16_instructions);
   } else if (acc) {
-    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx);
+    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions);
   }
 }
 

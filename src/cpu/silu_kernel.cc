@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "cpu/convert-inl.h"
+#include "cpu/convert.h"
 #include "cpu/silu.h"
 #include "cpu/streaming.h"
 #include "hwy/cache_control.h"
@@ -67,8 +68,9 @@ HWY_INLINE V SiluGrad(DF df, V dy, V x) {
 }
 
 // kDyStep/kXStep: 1 for a contiguous input, 0 for one broadcast element.
+// `native`: bfloat16 narrowed by the CPU's instruction where it has one.
 template <int kDyStep, int kXStep, bool kStream, typename T>
-void Span(const T* dy, const T* x, T* dx, int64_t n) {  // dx may be dy or x (in place)
+void Span(const T* dy, const T* x, T* dx, int64_t n, bool native) {  // dx may be dy or x (in place)
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   constexpr int kDegree = sizeof(T) == 4 ? 6 : 4;
@@ -81,9 +83,11 @@ void Span(const T* dy, const T* x, T* dx, int64_t n) {  // dx may be dy or x (in
       hn::Vec<decltype(df)> dy_a, dy_b, x_a, x_b;
       LoadPairF32(df, dy + i, dy_a, dy_b);
       LoadPairF32(df, x + i, x_a, x_b);
-      StorePairF32(df, SiluGrad<kDegree>(df, dy_a, x_a), SiluGrad<kDegree>(df, dy_b, x_b), dx + i, kStream);
+      StorePairF32(df, SiluGrad<kDegree>(df, dy_a, x_a), SiluGrad<kDegree>(df, dy_b, x_b), dx + i, kStream, native);
     }
   }
+#else
+  (void)native;
 #endif
   for (; i + L <= n; i += L) {
     const auto vdy = kDyStep ? LoadF32(df, dy + i) : dy0;
@@ -101,7 +105,7 @@ void Span(const T* dy, const T* x, T* dx, int64_t n) {  // dx may be dy or x (in
 }
 
 template <typename T>
-void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n, bool stream) {
+void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n, bool stream, bool native) {
   const T* a = static_cast<const T*>(dy);
   const T* b = static_cast<const T*>(x);
   T* out = static_cast<T*>(dx);
@@ -110,21 +114,21 @@ void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, in
   const int64_t head = ElementsToAlignment(dx, hn::Lanes(df) * sizeof(float), sizeof(T), n);
   if (stream && dy_step && x_step && head >= 0) {
     // Plain stores up to the first aligned element, streaming ones after it.
-    Span<1, 1, false>(a, b, out, head);
-    return Span<1, 1, true>(a + head, b + head, out + head, n - head);
+    Span<1, 1, false>(a, b, out, head, native);
+    return Span<1, 1, true>(a + head, b + head, out + head, n - head, native);
   }
-  if (dy_step && x_step) return Span<1, 1, false>(a, b, out, n);
-  if (dy_step) return Span<1, 0, false>(a, b, out, n);
-  if (x_step) return Span<0, 1, false>(a, b, out, n);
-  return Span<0, 0, false>(a, b, out, n);
+  if (dy_step && x_step) return Span<1, 1, false>(a, b, out, n, native);
+  if (dy_step) return Span<1, 0, false>(a, b, out, n, native);
+  if (x_step) return Span<0, 1, false>(a, b, out, n, native);
+  return Span<0, 0, false>(a, b, out, n, native);
 }
 
 void SiluSpanImpl(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
-                  bool stream) {
+                  bool stream, bool native) {
   switch (dtype) {
-    case DType::kFloat32: return SpanOf<float>(dy, dy_step, x, x_step, dx, n, stream);
-    case DType::kFloat16: return SpanOf<hwy::float16_t>(dy, dy_step, x, x_step, dx, n, stream);
-    case DType::kBFloat16: return SpanOf<hwy::bfloat16_t>(dy, dy_step, x, x_step, dx, n, stream);
+    case DType::kFloat32: return SpanOf<float>(dy, dy_step, x, x_step, dx, n, stream, native);
+    case DType::kFloat16: return SpanOf<hwy::float16_t>(dy, dy_step, x, x_step, dx, n, stream, native);
+    case DType::kBFloat16: return SpanOf<hwy::bfloat16_t>(dy, dy_step, x, x_step, dx, n, stream, native);
   }
 }
 
@@ -140,7 +144,7 @@ HWY_EXPORT(SiluSpanImpl);
 
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
               bool stream) {
-  HWY_DYNAMIC_DISPATCH(SiluSpanImpl)(dtype, dy, dy_step, x, x_step, dx, n, stream);
+  HWY_DYNAMIC_DISPATCH(SiluSpanImpl)(dtype, dy, dy_step, x, x_step, dx, n, stream, BFloat16Instructions());
 }
 }  // namespace cpu
 }  // namespace gradops
