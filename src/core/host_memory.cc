@@ -69,6 +69,7 @@ bool UnmapHuge(void* memory) {
 }  // namespace
 
 void* AllocateHostMemory(size_t bytes, bool huge_pages) {
+  if (bytes > static_cast<size_t>(PTRDIFF_MAX)) return nullptr;  // larger than any object can be
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
   if (huge_pages && bytes >= kHugePageBytes) {
     const size_t pages = RoundUp(bytes, kSmallPage);
