@@ -43,8 +43,28 @@ HWY_INLINE hn::Vec<DF> LoadF32(DF df, const hwy::bfloat16_t* p) {
 }
 template <class DF>
 HWY_INLINE hn::Vec<DF> LoadF32(DF df, const hwy::float16_t* p) {
+#if (HWY_ARCH_X86 && HWY_TARGET >= HWY_SSE4) || HWY_TARGET == HWY_EMU128 || HWY_TARGET == HWY_SCALAR || \
+    defined(HWY_DISABLE_F16C)
+  // Without F16C Highway 1.0.3 widens arithmetically and turns infinities and
+  // NaN into finite numbers; this is the same arithmetic with them.
+  // Scalar math: exponent 0: mantissa * 2^-24; 31: all ones; else rebias by 112.
+  const hn::RebindToUnsigned<DF> du32;
+  const hn::RebindToSigned<DF> di32;
+  const hn::Rebind<uint16_t, DF> du16;
+  const auto bits = hn::PromoteTo(du32, hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p)));
+  const auto exponent = hn::And(hn::ShiftRight<10>(bits), hn::Set(du32, 0x1Fu));
+  const auto mantissa = hn::And(bits, hn::Set(du32, 0x3FFu));
+  const auto subnormal =
+      hn::BitCast(du32, hn::Mul(hn::ConvertTo(df, hn::BitCast(di32, mantissa)), hn::Set(df, 1.0f / 16777216)));
+  const auto top = hn::Eq(exponent, hn::Set(du32, 0x1Fu));
+  const auto exponent32 = hn::IfThenElse(top, hn::Set(du32, 0xFFu), hn::Add(exponent, hn::Set(du32, 112u)));
+  const auto normal = hn::Or(hn::ShiftLeft<23>(exponent32), hn::ShiftLeft<13>(mantissa));
+  const auto magnitude = hn::IfThenElse(hn::Eq(exponent, hn::Zero(du32)), subnormal, normal);
+  return hn::BitCast(df, hn::Or(hn::ShiftLeft<16>(hn::And(bits, hn::Set(du32, 0x8000u))), magnitude));
+#else
   const hn::Rebind<hwy::float16_t, DF> dh;
   return hn::PromoteTo(df, hn::LoadU(dh, p));
+#endif
 }
 
 // Encode: float32 lanes as the storage type's bits (float32 lanes unchanged,
@@ -105,7 +125,14 @@ HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, T* p) {
 template <class DF, typename T>
 HWY_INLINE void StreamF32(DF df, hn::Vec<DF> v, T* p) {
   const auto e = Encode(df, v, static_cast<const T*>(p));
-  hn::Stream(e, hn::DFromV<decltype(e)>(), reinterpret_cast<Bits<T>*>(p));
+  const hn::DFromV<decltype(e)> de;
+  if constexpr (hn::MaxLanes(de) * sizeof(hn::TFromD<decltype(de)>) < 16) {
+    // Less than a 16-byte vector (16-bit values on 128-bit targets):
+    // Highway 1.0.3 streams a whole 16 bytes, past the end. Stored plainly.
+    hn::StoreU(e, de, reinterpret_cast<Bits<T>*>(p));
+  } else {
+    hn::Stream(e, de, reinterpret_cast<Bits<T>*>(p));
+  }
 }
 
 // A vector of bfloat16 bits at p, plainly or streamed (p aligned to its size).
