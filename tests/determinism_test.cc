@@ -4,7 +4,6 @@
 #include <functional>
 #include <limits>
 
-#include "cpu/convert.h"
 #include "test_util.h"
 
 namespace gradops {
@@ -51,14 +50,6 @@ TEST(Determinism, LayerNormBackwardAcrossThreads) {
 
 // The CPU's bfloat16 conversion instructions (where it has them) change no
 // bit of any output, denormal and NaN ones included.
-std::vector<unsigned char> WithAndWithoutBFloat16Instructions(const std::function<std::vector<unsigned char>()>& run,
-                                                              std::vector<unsigned char>* without) {
-  cpu::SetBFloat16Instructions(false);
-  *without = run();
-  cpu::SetBFloat16Instructions(true);
-  return run();
-}
-
 TEST(Determinism, BFloat16InstructionsChangeNoBit) {
   constexpr int64_t M = 64, N = 160;
   std::mt19937_64 rng(44);
@@ -73,8 +64,9 @@ TEST(Determinism, BFloat16InstructionsChangeNoBit) {
   dy_values[5 * N + 17] = std::numeric_limits<float>::quiet_NaN();  // a NaN row
   dy.FillValues(dy_values);  // and SiLU's dx denormal in every fourth row
 
-  std::vector<unsigned char> without;
-  const std::vector<unsigned char> with = WithAndWithoutBFloat16Instructions([&] {
+  std::vector<unsigned char> outputs[2];  // without, with the instructions
+  for (bool allowed : {false, true}) {
+    const BFloat16InstructionsScope scope(allowed);
     Tensor dx(DType::kBFloat16, {M, N}), dg(DType::kFloat32, {N}), db(DType::kFloat32, {N});
     Tensor silu_dx(DType::kBFloat16, {M, N});
     LayerNormBackwardArgs a;
@@ -85,9 +77,9 @@ TEST(Determinism, BFloat16InstructionsChangeNoBit) {
     SiluBackwardArgs s;
     s.dy = dy.view(); s.x = x.view(); s.dx = silu_dx.view();
     EXPECT_TRUE(PlanAndRun(PlanSiluBackward(s, &plan), plan).ok());
-    return Concat({&dx, &dg, &db, &silu_dx});
-  }, &without);
-  EXPECT_EQ(with, without);
+    outputs[allowed] = Concat({&dx, &dg, &db, &silu_dx});
+  }
+  EXPECT_EQ(outputs[1], outputs[0]);
   if (!cpu::BFloat16Instructions()) GTEST_SKIP() << "this CPU has no AVX512-BF16: both runs took the same path";
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/dtype.h"
 #include "cpu/convert.h"
+#include "test_util.h"
 
 namespace gradops {
 namespace {
@@ -85,11 +86,7 @@ TEST(DType, NaNStaysNaN) {
   EXPECT_TRUE(std::isnan(Float16ToFloat(FloatToFloat16(BitsFloat(0xFF800001u)))));
 }
 
-// Restores the CPU's own choice of conversion instructions at scope exit.
-struct BFloat16InstructionsScope {
-  explicit BFloat16InstructionsScope(bool allowed) { cpu::SetBFloat16Instructions(allowed); }
-  ~BFloat16InstructionsScope() { cpu::SetBFloat16Instructions(true); }
-};
+using testing::BFloat16InstructionsScope;
 
 // The SIMD conversions agree bit for bit with the scalar ones.
 void ExpectSimdMatchesScalar(const std::vector<float>& in, const char* label) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/convert.h"
 #include "gradops/ops.h"
 #include "ref/tolerance.h"
 
@@ -75,6 +76,15 @@ inline int64_t Numel(const std::vector<int64_t>& shape) {
 
 // Plans and runs with a fresh workspace; the plan's status if it failed.
 Status PlanAndRun(const Status& planned, const Plan& plan);
+
+// Allows or forbids the CPU's bfloat16 conversion instructions
+// (cpu::SetBFloat16Instructions) for its lifetime; allowed again after.
+struct BFloat16InstructionsScope {
+  explicit BFloat16InstructionsScope(bool allowed) { cpu::SetBFloat16Instructions(allowed); }
+  ~BFloat16InstructionsScope() { cpu::SetBFloat16Instructions(true); }
+  BFloat16InstructionsScope(const BFloat16InstructionsScope&) = delete;
+  BFloat16InstructionsScope& operator=(const BFloat16InstructionsScope&) = delete;
+};
 
 }  // namespace testing
 }  // namespace gradops

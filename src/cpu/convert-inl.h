@@ -114,55 +114,66 @@ HWY_INLINE hn::Vec<hn::Rebind<uint16_t, DF>> Encode(DF df, hn::Vec<DF> v, const 
 template <typename T>
 using Bits = std::conditional_t<sizeof(T) == 4, float, uint16_t>;
 
+// v at p, plainly or streamed (non-temporal, bypassing the caches; p aligned
+// to the vector's size; callers end a streaming pass with hwy::FlushStream).
+// Vectors under 16 bytes (16-bit values on 128-bit targets) are always stored
+// plainly: Highway 1.0.3 streams a whole 16 bytes for them, past the end.
+template <class D, typename TBits>
+HWY_INLINE void Put(D d, hn::Vec<D> v, TBits* p, bool stream) {
+  constexpr bool kWhole = hn::MaxLanes(d) * sizeof(hn::TFromD<D>) >= 16;
+  if (kWhole && stream) {
+    hn::Stream(v, d, p);
+  } else {
+    hn::StoreU(v, d, p);
+  }
+}
+
 template <class DF, typename T>
 HWY_INLINE void StoreF32(DF df, hn::Vec<DF> v, T* p) {
   const auto e = Encode(df, v, static_cast<const T*>(p));
-  hn::StoreU(e, hn::DFromV<decltype(e)>(), reinterpret_cast<Bits<T>*>(p));
+  Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(p), false);
 }
 
-// A non-temporal store (bypasses the caches): p must be aligned to the
-// stored vector's size. Callers end a streaming pass with hwy::FlushStream.
 template <class DF, typename T>
 HWY_INLINE void StreamF32(DF df, hn::Vec<DF> v, T* p) {
   const auto e = Encode(df, v, static_cast<const T*>(p));
-  const hn::DFromV<decltype(e)> de;
-  if constexpr (hn::MaxLanes(de) * sizeof(hn::TFromD<decltype(de)>) < 16) {
-    // Less than a 16-byte vector (16-bit values on 128-bit targets):
-    // Highway 1.0.3 streams a whole 16 bytes, past the end. Stored plainly.
-    hn::StoreU(e, de, reinterpret_cast<Bits<T>*>(p));
-  } else {
-    hn::Stream(e, de, reinterpret_cast<Bits<T>*>(p));
-  }
+  Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(p), true);
 }
 
-// A vector of bfloat16 bits at p, plainly or streamed (p aligned to its size).
-template <class DU16>
-HWY_INLINE void StoreBits(DU16 du16, hn::Vec<DU16> bits, hwy::bfloat16_t* p, bool stream) {
-  uint16_t* out = reinterpret_cast<uint16_t*>(p);
-  if (stream) {
-    hn::Stream(bits, du16, out);
-  } else {
-    hn::StoreU(bits, du16, out);
-  }
-}
+// How a pair of float vectors is laid out as 2 * Lanes bfloat16: in order
+// (a's values, then b's), or in LoadPairF32's order.
+enum class PairOrder { kOrdered, kInterleaved };
 
-#undef GRADOPS_BFLOAT16_INSTRUCTIONS  // decided anew for each target
+// The pair (a, b) rounded to bfloat16 by AVX512-BF16's vcvtne2ps2bf16 in
+// `order`, where the target has 512-bit vectors and `native` says the CPU has
+// the extension (BFloat16Instructions()): the rounding and NaN rule of
+// Encode in one instruction. It flushes denormal inputs to zero, so a pair
+// holding one returns false (nothing written) and takes the arithmetic path:
+// the bits never depend on the CPU. Highway 1.0.3 has no target with the
+// extension, hence the assembly.
+template <PairOrder kOrder, class DF, class DU16 = hn::Repartition<uint16_t, DF>>
+HWY_INLINE bool NarrowPairByInstruction(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native, hn::Vec<DU16>* out) {
 #if (HWY_TARGET == HWY_AVX3 || HWY_TARGET == HWY_AVX3_DL) && HWY_ARCH_X86_64
-#define GRADOPS_BFLOAT16_INSTRUCTIONS 1
-// AVX512-BF16's vcvtne2ps2bf16: a's 16 lanes rounded to bfloat16 in the lower
-// half of *out, b's in the upper, with Encode's rounding and NaN rule; false
-// (and nothing written) when a lane of either is denormal, which the
-// instruction would flush to zero. Only for CPUs with the extension
-// (BFloat16Instructions()); Highway has no target that includes it, hence the
-// assembly.
-HWY_INLINE bool NarrowPairByInstruction(hn::Vec512<float> a, hn::Vec512<float> b, __m512i* out) {
-  constexpr int kDenormal = 0x20;  // vfpclassps category
-  if ((_mm512_fpclass_ps_mask(a.raw, kDenormal) | _mm512_fpclass_ps_mask(b.raw, kDenormal)) != 0) return false;
-  // AT&T order: the source of the lower half first.
-  __asm__("vcvtne2ps2bf16 %[lower], %[upper], %[out]" : [out] "=v"(*out) : [lower] "v"(a.raw), [upper] "v"(b.raw));
-  return true;
-}
+  if constexpr (hn::MaxLanes(df) == 16) {
+    constexpr int kDenormal = 0x20;  // vfpclassps category
+    if (!native || (_mm512_fpclass_ps_mask(a.raw, kDenormal) | _mm512_fpclass_ps_mask(b.raw, kDenormal)) != 0) {
+      return false;
+    }
+    __m512i both;  // a's values in the lower half; AT&T order names that source first
+    __asm__("vcvtne2ps2bf16 %[lower], %[upper], %[out]" : [out] "=v"(both) : [lower] "v"(a.raw), [upper] "v"(b.raw));
+    if constexpr (kOrder == PairOrder::kInterleaved) {
+      // Per 128-bit block k: a's lanes 4k..4k+3, then b's (at 16 + 4k..).
+      alignas(64) static constexpr uint16_t kLanes[32] = {0, 1, 2,  3,  16, 17, 18, 19, 4,  5,  6,  7,  20, 21, 22, 23,
+                                                          8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31};
+      both = _mm512_permutexvar_epi16(_mm512_load_si512(kLanes), both);
+    }
+    out->raw = both;
+    return true;
+  }
 #endif
+  (void)df, (void)a, (void)b, (void)native, (void)out;
+  return false;
+}
 
 #undef GRADOPS_BFLOAT16_PAIRS  // decided anew for each target
 #if (HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR) || HWY_TARGET == HWY_EMU128
@@ -189,27 +200,14 @@ HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_
   const hn::RebindToSigned<DF> di32;
   const hn::Repartition<int16_t, DF> di16;
   const hn::Repartition<uint16_t, DF> du16;
-#ifdef GRADOPS_BFLOAT16_INSTRUCTIONS
-  __m512i both;
-  if constexpr (hn::MaxLanes(df) == 16) {
-    if (native && NarrowPairByInstruction(a, b, &both)) {
-      // Back to LoadPairF32's order: per 128-bit block k, a's lanes 4k..4k+3
-      // then b's (at 16 + 4k..).
-      alignas(64) static constexpr uint16_t kOrder[32] = {0, 1, 2,  3,  16, 17, 18, 19, 4,  5,  6,  7,  20, 21, 22, 23,
-                                                          8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31};
-      const __m512i order = _mm512_load_si512(kOrder);
-      StoreBits(du16, hn::Vec<decltype(du16)>{_mm512_permutexvar_epi16(order, both)}, p, stream);
-      return;
-    }
-  }
-#else
-  (void)native;
-#endif
+  uint16_t* const out = reinterpret_cast<uint16_t*>(p);
+  hn::Vec<decltype(du16)> bits;
+  if (NarrowPairByInstruction<PairOrder::kInterleaved>(df, a, b, native, &bits)) return Put(du16, bits, out, stream);
   // An arithmetic shift keeps each bfloat16 pattern inside int16 range, so
   // the saturating pack copies the bits unchanged.
   const auto ea = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, a)));
   const auto eb = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, b)));
-  StoreBits(du16, hn::BitCast(du16, hn::ReorderDemote2To(di16, ea, eb)), p, stream);
+  Put(du16, hn::BitCast(du16, hn::ReorderDemote2To(di16, ea, eb)), out, stream);
 }
 #endif
 
@@ -226,20 +224,12 @@ template <class DF>
 HWY_INLINE void StoreOrderedPairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream,
                                     bool native) {
   const hn::Repartition<uint16_t, DF> du16;
-#ifdef GRADOPS_BFLOAT16_INSTRUCTIONS
-  __m512i both;
-  if constexpr (hn::MaxLanes(df) == 16) {
-    if (native && NarrowPairByInstruction(a, b, &both)) {
-      StoreBits(du16, hn::Vec<decltype(du16)>{both}, p, stream);
-      return;
-    }
-  }
-#else
-  (void)native;
-#endif
+  uint16_t* const out = reinterpret_cast<uint16_t*>(p);
+  hn::Vec<decltype(du16)> bits;
+  if (NarrowPairByInstruction<PairOrder::kOrdered>(df, a, b, native, &bits)) return Put(du16, bits, out, stream);
   const auto rounded_a = hn::BitCast(du16, RoundToBFloat16Bits(df, a));
   const auto rounded_b = hn::BitCast(du16, RoundToBFloat16Bits(df, b));
-  StoreBits(du16, hn::ConcatOdd(du16, rounded_b, rounded_a), p, stream);
+  Put(du16, hn::ConcatOdd(du16, rounded_b, rounded_a), out, stream);
 }
 #endif
 
