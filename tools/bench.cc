@@ -24,10 +24,10 @@ using Clock = std::chrono::steady_clock;
 
 // Best of a plain and a non-temporal-store triad, GB/s (two reads and one
 // write of n floats), over arrays well past the last-level cache.
-double TriadCeiling(int threads, int64_t n, int reps, bool huge_pages) {
+double TriadCeiling(int threads, int64_t n, int reps, HostPlacement placement) {
   const auto array = [&] {
     return std::unique_ptr<float[], void (*)(void*)>(
-        static_cast<float*>(AllocateHostMemory(static_cast<size_t>(n) * sizeof(float), huge_pages)), FreeHostMemory);
+        static_cast<float*>(AllocateHostMemory(static_cast<size_t>(n) * sizeof(float), placement)), FreeHostMemory);
   };
   const auto a = array(), b = array(), c = array();
   if (!a || !b || !c) return 0;
@@ -75,14 +75,15 @@ int RunBench(const BenchOptions& options) {
 
   std::vector<double> ceilings;
   for (int t : thread_counts) {
-    ceilings.push_back(TriadCeiling(t, triad_n, reps, options.huge_pages));
+    ceilings.push_back(TriadCeiling(t, triad_n, reps, options.memory));
     if (ceilings.back() <= 0) {
       std::fprintf(stderr, "bench: no memory for the triad's arrays\n");
       return 1;
     }
   }
   if (!options.json) {
-    std::printf("memory: %s\n", options.huge_pages ? "advised for large pages (--huge-pages)" : "ordinary pages");
+    std::printf("memory: %s%s\n", options.memory.huge_pages ? "advised for large pages (--huge-pages)" : "ordinary pages",
+                options.memory.staggered ? ", tensors staggered within their pages (--staggered)" : "");
     for (size_t i = 0; i < thread_counts.size(); ++i) {
       std::printf("triad ceiling, %d thread%s: %.1f GB/s\n", thread_counts[i], thread_counts[i] > 1 ? "s" : "",
                   ceilings[i]);
@@ -97,7 +98,7 @@ int RunBench(const BenchOptions& options) {
   for (const BenchCase& c : CpuBenchCases(options.quick)) {
     if (!options.filter.empty() && std::string(OpName(c.op)).find(options.filter) == std::string::npos) continue;
     for (DType dtype : dtypes) {
-      const Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype), options.huge_pages);
+      const Problem problem(c.op, dtype, c.shape, ProblemSeed(c.op, dtype), options.memory);
       for (size_t ti = 0; ti < thread_counts.size(); ++ti) {
         SetNumThreads(thread_counts[ti]);
         Plan plan;

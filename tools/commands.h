@@ -3,6 +3,8 @@
 
 #include <string>
 
+#include "core/host_memory.h"
+
 namespace gradops {
 namespace tool {
 
@@ -13,7 +15,8 @@ struct BenchOptions {
   bool json = false;    // a JSON array instead of the table
   std::string filter;   // only operators whose name contains this
   std::string device = "cpu";  // or "cuda"
-  bool huge_pages = false;  // CPU: every buffer (ceiling and operators) advised for large pages
+  // CPU: placement of every buffer, the ceiling's too (--huge-pages, --staggered).
+  HostPlacement memory;
 };
 int RunBench(const BenchOptions& options);
 int RunBenchCuda(const BenchOptions& options);  // tools/bench_cuda.cc

@@ -12,8 +12,9 @@ void Usage() {
   std::fprintf(stderr,
                "usage: gradops check                 every operator and dtype against the float64 reference\n"
                "       gradops bench [--quick] [--json] [--only NAME] [--device cpu|cuda] [--huge-pages]\n"
-               "                                     time every operator; ratio to the triad ceiling\n"
-               "                                     (--huge-pages: CPU buffers, ceiling's too, on large pages)\n"
+               "                     [--staggered]   time every operator; ratio to the triad ceiling\n"
+               "                                     (--huge-pages: CPU buffers, ceiling's too, on large pages;\n"
+               "                                     --staggered: at staggered page offsets, as aclrtMalloc places them)\n"
                "       gradops accuracy [--quick]    errors against the reference on the benchmark's inputs\n");
 }
 
@@ -29,7 +30,9 @@ int main(int argc, char** argv) {
       } else if (std::strcmp(argv[i], "--json") == 0) {
         options.json = true;
       } else if (std::strcmp(argv[i], "--huge-pages") == 0) {
-        options.huge_pages = true;
+        options.memory.huge_pages = true;
+      } else if (std::strcmp(argv[i], "--staggered") == 0) {
+        options.memory.staggered = true;
       } else if (std::strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
         options.filter = argv[++i];
       } else if (std::strcmp(argv[i], "--device") == 0 && i + 1 < argc &&

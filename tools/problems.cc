@@ -4,18 +4,17 @@
 #include <new>
 
 #include "core/dtype.h"
-#include "core/host_memory.h"
 #include "ref/compare.h"
 #include "ref/reference.h"
 
 namespace gradops {
 namespace tool {
 
-Buffer::Buffer(DType dtype, std::vector<int64_t> shape, bool huge_pages) : storage(nullptr, FreeHostMemory) {
+Buffer::Buffer(DType dtype, std::vector<int64_t> shape, HostPlacement placement) : storage(nullptr, FreeHostMemory) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
   bytes = static_cast<size_t>((n * static_cast<int64_t>(DTypeSize(dtype)) + 63) / 64 + 1) * 64;
-  storage.reset(AllocateHostMemory(bytes, huge_pages));
+  storage.reset(AllocateHostMemory(bytes, placement));
   if (storage == nullptr) throw std::bad_alloc();
   std::memset(storage.get(), 0xFF, bytes);
   view = Contiguous(storage.get(), dtype, static_cast<int>(shape.size()), shape.data());
@@ -73,7 +72,7 @@ std::vector<BenchCase> CpuBenchCases(bool quick) {
 
 enum { kDy, kX, kMean, kRstd, kGamma, kDx, kRes, kDgamma, kDbeta };
 
-Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed, bool huge_pages)
+Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed, HostPlacement placement)
     : op_(op), dtype_(dtype) {
   const bool silu = op == Op::kSiluBackward;
   M_ = silu ? 1 : shape[0];
@@ -81,7 +80,7 @@ Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t
   const std::vector<int64_t> mn = silu ? shape : std::vector<int64_t>{M_, N_};
   const DType stat = DType::kFloat32;
   buffers_.reserve(9);
-  const auto add = [&](DType type, std::vector<int64_t> dims) { buffers_.emplace_back(type, dims, huge_pages); };
+  const auto add = [&](DType type, std::vector<int64_t> dims) { buffers_.emplace_back(type, dims, placement); };
   add(dtype, mn);                          // dy
   add(dtype, mn);                          // x
   add(stat, std::vector<int64_t>{M_});     // mean or variance

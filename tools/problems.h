@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_memory.h"
 #include "gradops/ops.h"
 
 namespace gradops {
@@ -14,13 +15,13 @@ namespace tool {
 
 // An owned contiguous tensor.
 struct Buffer {
-  // Whole 64-byte lines plus one, aligned as framework allocators align
-  // tensors (PyTorch's CPU allocator, aclrtMalloc), all bits set until
-  // filled; with `huge_pages`, advised for large pages (AllocateHostMemory).
+  // Whole 64-byte lines plus one, 64-byte aligned as PyTorch's CPU allocator
+  // aligns tensors, all bits set until filled; placed as `placement` asks
+  // (AllocateHostMemory; staggered, as aclrtMalloc places tensors).
   std::unique_ptr<void, void (*)(void*)> storage;
   size_t bytes = 0;
   TensorView view;
-  Buffer(DType dtype, std::vector<int64_t> shape, bool huge_pages);
+  Buffer(DType dtype, std::vector<int64_t> shape, HostPlacement placement);
   // Element i = HashUniform(stream, i, lo, hi) rounded to the dtype, or hi / 2
   // where that rounds to zero: reproducible bit for bit by any program
   // (bench/peers/torch_cpu.py draws the same inputs).
@@ -37,9 +38,9 @@ const char* OpName(Op op);
 // the norm operators the shape is [M, N]; SiLU takes a flat [n].
 class Problem {
  public:
-  // `huge_pages`: every tensor in memory advised for large pages
-  // (`gradops bench --huge-pages`).
-  Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed, bool huge_pages = false);
+  // `placement`: of every tensor (`gradops bench --huge-pages`, `--staggered`),
+  // allocated in the order dy, x, mean, rstd, gamma, then the outputs.
+  Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t seed, HostPlacement placement = {});
   Problem(const Problem&) = delete;
   Problem& operator=(const Problem&) = delete;
 

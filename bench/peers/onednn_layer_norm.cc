@@ -63,7 +63,7 @@ int main(int argc, char** argv) {
   for (int a = 4; a + 1 < argc; a += 2) {
     const int64_t M = std::atoll(argv[a]), N = std::atoll(argv[a + 1]);
     const Problem problem(Op::kLayerNormBackward, dtype, {M, N}, ProblemSeed(Op::kLayerNormBackward, dtype),
-                          huge_pages);
+                          HostPlacement{huge_pages, false});
     const LayerNormBackwardArgs& args = problem.layer_norm_args();
     const ref::NormGrads want = ref::LayerNormBackward(args);
 

@@ -1,5 +1,6 @@
 #include "core/host_memory.h"
 
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -19,62 +20,77 @@ size_t RoundUp(size_t bytes, size_t to) { return bytes > SIZE_MAX - (to - 1) ? 0
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
 constexpr size_t kSmallPage = 4096;
 
-// Advised memory is a mapping of its own, never handed out again by malloc
-// for something else; the sizes to unmap, by address.
+// Mappings of their own are never handed out again by malloc for something
+// else; what to unmap, by the address handed out.
+struct Mapping {
+  void* base;
+  size_t bytes;
+};
 struct Mappings {
   std::mutex mutex;
-  std::unordered_map<void*, size_t> bytes;
+  std::unordered_map<void*, Mapping> by_address;
 };
-Mappings& HugeMappings() {
+Mappings& OwnMappings() {
   static Mappings* mappings = new Mappings();  // outlives every static destructor that may free
   return *mappings;
 }
 
-// A mapping of `bytes` (whole small pages) on a 2 MiB boundary, advised
-// before its first touch; nullptr when the address space has no room.
-void* MapHuge(size_t bytes) {
-  const size_t reserve = bytes + kHugePageBytes;
-  if (reserve < bytes) return nullptr;
+// The next staggered position: 0, then kStaggerStep before the last one.
+size_t NextStagger() {
+  static std::atomic<size_t> count{0};
+  const size_t k = count.fetch_add(1, std::memory_order_relaxed) % kStaggerPositions;
+  return (kSmallPage - k * kStaggerStep % kSmallPage) % kSmallPage;
+}
+
+// `bytes` at `offset` past a boundary of `alignment` (a multiple of the page
+// size) in a mapping of their own, advised for huge pages before the first
+// touch if asked; nullptr when the address space has no room.
+void* MapOwn(size_t bytes, size_t alignment, size_t offset, bool huge_pages) {
+  const size_t length = RoundUp(offset + bytes, kSmallPage);
+  const size_t reserve = length + alignment;
+  if (length == 0 || reserve < length) return nullptr;
   void* const base = mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (base == MAP_FAILED) return nullptr;
   const uintptr_t b = reinterpret_cast<uintptr_t>(base);
-  const uintptr_t start = (b + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes;
+  const uintptr_t start = (b + alignment - 1) / alignment * alignment;
   if (start > b) munmap(base, start - b);  // the unaligned head and tail go back
-  const uintptr_t end = start + bytes;
+  const uintptr_t end = start + length;
   if (b + reserve > end) munmap(reinterpret_cast<void*>(end), b + reserve - end);
-  void* const memory = reinterpret_cast<void*>(start);
-  madvise(memory, bytes, MADV_HUGEPAGE);  // advice: where refused, ordinary pages
-  Mappings& m = HugeMappings();
+  void* const mapping = reinterpret_cast<void*>(start);
+  if (huge_pages) madvise(mapping, length, MADV_HUGEPAGE);  // advice: where refused, ordinary pages
+  void* const memory = reinterpret_cast<char*>(mapping) + offset;
+  Mappings& m = OwnMappings();
   std::lock_guard<std::mutex> lock(m.mutex);
-  m.bytes[memory] = bytes;
+  m.by_address[memory] = Mapping{mapping, length};
   return memory;
 }
 
-// True when `memory` was a mapping of MapHuge, now gone.
-bool UnmapHuge(void* memory) {
-  Mappings& m = HugeMappings();
-  size_t bytes = 0;
+// True when `memory` came from MapOwn, now unmapped.
+bool UnmapOwn(void* memory) {
+  Mappings& m = OwnMappings();
+  Mapping mapping{};
   {
     std::lock_guard<std::mutex> lock(m.mutex);
-    const auto it = m.bytes.find(memory);
-    if (it == m.bytes.end()) return false;
-    bytes = it->second;
-    m.bytes.erase(it);
+    const auto it = m.by_address.find(memory);
+    if (it == m.by_address.end()) return false;
+    mapping = it->second;
+    m.by_address.erase(it);
   }
-  munmap(memory, bytes);
+  munmap(mapping.base, mapping.bytes);
   return true;
 }
 #endif
 
 }  // namespace
 
-void* AllocateHostMemory(size_t bytes, bool huge_pages) {
+void* AllocateHostMemory(size_t bytes, HostPlacement placement) {
   if (bytes > static_cast<size_t>(PTRDIFF_MAX)) return nullptr;  // larger than any object can be
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (huge_pages && bytes >= kHugePageBytes) {
-    const size_t pages = RoundUp(bytes, kSmallPage);
-    return pages == 0 ? nullptr : MapHuge(pages);
-  }
+  const bool huge = placement.huge_pages && bytes >= kHugePageBytes;
+  const bool staggered = placement.staggered && bytes >= kStaggerMinBytes;
+  if (huge || staggered) return MapOwn(bytes, huge ? kHugePageBytes : kSmallPage, staggered ? NextStagger() : 0, huge);
+#else
+  (void)placement;
 #endif
   const size_t lines = RoundUp(bytes == 0 ? 1 : bytes, kLine);  // aligned_alloc wants whole alignments
   return lines == 0 ? nullptr : std::aligned_alloc(kLine, lines);
@@ -83,7 +99,7 @@ void* AllocateHostMemory(size_t bytes, bool huge_pages) {
 void FreeHostMemory(void* memory) {
   if (memory == nullptr) return;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (UnmapHuge(memory)) return;
+  if (UnmapOwn(memory)) return;
 #endif
   std::free(memory);
 }

@@ -146,6 +146,22 @@ TEST(CpuRuntime, MallocPolicyChoosesThePages) {
   EXPECT_EQ(aclrtFreeHost(host), ACL_SUCCESS);
 }
 
+// Device memory on the CPU starts at staggered positions within its pages
+// (core/host_memory.h), so that tensors allocated one after another do not
+// share their page offset.
+TEST(CpuRuntime, MallocStaggersTensors) {
+  void* a = nullptr;
+  void* b = nullptr;
+  ASSERT_EQ(aclrtMalloc(&a, size_t{1} << 20, ACL_MEM_MALLOC_NORMAL_ONLY), ACL_SUCCESS);
+  ASSERT_EQ(aclrtMalloc(&b, size_t{1} << 20, ACL_MEM_MALLOC_HUGE_FIRST), ACL_SUCCESS);
+  const uintptr_t pa = reinterpret_cast<uintptr_t>(a), pb = reinterpret_cast<uintptr_t>(b);
+  EXPECT_EQ(pa % 256, 0u);
+  EXPECT_EQ(pb % 256, 0u);
+  EXPECT_NE(pa % 4096, pb % 4096);
+  EXPECT_EQ(aclrtFree(a), ACL_SUCCESS);
+  EXPECT_EQ(aclrtFree(b), ACL_SUCCESS);
+}
+
 TEST(Runtime, Streams) {
   aclrtStream s = nullptr;
   ASSERT_EQ(aclrtCreateStream(&s), ACL_SUCCESS);

@@ -30,9 +30,12 @@ class CpuStream final : public Stream {
 class CpuDeviceImpl final : public Device {
  public:
   const char* name() const override { return "cpu"; }
-  void* Allocate(size_t bytes, bool huge_pages) override { return AllocateHostMemory(bytes, huge_pages); }
+  // Tensors: staggered within their pages (core/host_memory.h).
+  void* Allocate(size_t bytes, bool huge_pages) override {
+    return AllocateHostMemory(bytes, HostPlacement{huge_pages, /*staggered=*/true});
+  }
   void Free(void* ptr) override { FreeHostMemory(ptr); }
-  void* AllocateHost(size_t bytes) override { return AllocateHostMemory(bytes, false); }
+  void* AllocateHost(size_t bytes) override { return AllocateHostMemory(bytes); }
   void FreeHost(void* ptr) override { FreeHostMemory(ptr); }
   Status Copy(void* dst, const void* src, size_t bytes, Stream*) override {
     if (bytes > 0) std::memmove(dst, src, bytes);
