@@ -53,6 +53,28 @@ TEST(HostMemory, StaggeredAllocationsStepBackThroughThePage) {
   }
 }
 
+// Under AddressSanitizer the rest of an own mapping is poisoned: a byte past
+// the end of a staggered or huge-page allocation, or before its start, is
+// reported like an overflow of malloc's memory.
+TEST(HostMemoryDeathTest, OverrunsOfOwnMappingsAreReported) {
+#if defined(__SANITIZE_ADDRESS__)
+  for (HostPlacement placement : {HostPlacement{false, true}, HostPlacement{true, false}}) {
+    const size_t bytes = kHugePageBytes + 100;
+    volatile unsigned char* p = static_cast<unsigned char*>(AllocateHostMemory(bytes, placement));
+    ASSERT_NE(p, nullptr);
+    p[0] = 1;
+    p[bytes - 1] = 1;
+    EXPECT_DEATH(p[bytes] = 1, "AddressSanitizer");
+    if (placement.staggered && Address(const_cast<unsigned char*>(p)) % 4096 != 0) {
+      EXPECT_DEATH(p[-1] = 1, "AddressSanitizer");
+    }
+    FreeHostMemory(const_cast<unsigned char*>(p));
+  }
+#else
+  GTEST_SKIP() << "needs an AddressSanitizer build (scripts/test.sh --sanitize)";
+#endif
+}
+
 // Allocations under kStaggerMinBytes, and those not asked to be staggered,
 // are placed as ever and take no staggered position.
 TEST(HostMemory, OnlyLargeStaggeredAllocationsMove) {

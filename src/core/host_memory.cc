@@ -10,6 +10,17 @@
 #include <sys/mman.h>
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+#define GRADOPS_HOST_MEMORY_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GRADOPS_HOST_MEMORY_ASAN 1
+#endif
+#endif
+#ifdef GRADOPS_HOST_MEMORY_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
 namespace gradops {
 namespace {
 
@@ -58,7 +69,13 @@ void* MapOwn(size_t bytes, size_t alignment, size_t offset, bool huge_pages) {
   if (b + reserve > end) munmap(reinterpret_cast<void*>(end), b + reserve - end);
   void* const mapping = reinterpret_cast<void*>(start);
   if (huge_pages) madvise(mapping, length, MADV_HUGEPAGE);  // advice: where refused, ordinary pages
-  void* const memory = reinterpret_cast<char*>(mapping) + offset;
+  char* const memory = reinterpret_cast<char*>(mapping) + offset;
+#ifdef GRADOPS_HOST_MEMORY_ASAN
+  // The mapping around the allocation is no one's: reads and writes there
+  // are reported as overflows, as for malloc's memory.
+  ASAN_POISON_MEMORY_REGION(mapping, offset);
+  ASAN_POISON_MEMORY_REGION(memory + bytes, length - offset - bytes);
+#endif
   Mappings& m = OwnMappings();
   std::lock_guard<std::mutex> lock(m.mutex);
   m.by_address[memory] = Mapping{mapping, length};
@@ -76,6 +93,9 @@ bool UnmapOwn(void* memory) {
     mapping = it->second;
     m.by_address.erase(it);
   }
+#ifdef GRADOPS_HOST_MEMORY_ASAN
+  ASAN_UNPOISON_MEMORY_REGION(mapping.base, mapping.bytes);  // the next mapping here starts clean
+#endif
   munmap(mapping.base, mapping.bytes);
   return true;
 }
