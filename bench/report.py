@@ -9,12 +9,16 @@ and the PyTorch peer (bench/peers/torch_cpu.py), all at 1 thread and at all
 threads, on the benchmark's shapes. Peers that are missing are reported as
 missing, never estimated.
 
-    python3 bench/report.py [--build build] [--python PY] [--quick] [--huge-pages]
+    python3 bench/report.py [--build build] [--python PY] [--quick] [--huge-pages] [--staggered]
 
 --huge-pages runs everything on memory advised for large pages (gradops and
 oneDNN through their --huge-pages flags, PyTorch through its
 THP_MEM_ALLOC_ENABLE=1) and writes performance-latest-huge-pages.md and
-performance-huge-pages.png instead.
+performance-huge-pages.png instead. --staggered places the tensors of gradops
+and oneDNN (which share them) at staggered offsets within their pages, as
+aclrtMalloc does on the CPU; PyTorch allocates its own as ever. It writes
+performance-latest-staggered.md and performance-staggered.png (both flags:
+-huge-pages-staggered).
 """
 import argparse
 import datetime
@@ -58,12 +62,14 @@ def main():
     parser.add_argument("--python", default=sys.executable, help="a Python with torch, for the PyTorch peer")
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--huge-pages", action="store_true", help="every tensor on large pages, for every system")
+    parser.add_argument("--staggered", action="store_true",
+                        help="gradops' and oneDNN's tensors at staggered page offsets (as aclrtMalloc places them)")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"))
     args = parser.parse_args()
     threads_all = os.cpu_count() or 1
     quick = ["--quick"] if args.quick else []
-    huge = ["--huge-pages"] if args.huge_pages else []
-    args.suffix = "-huge-pages" if args.huge_pages else ""
+    huge = (["--huge-pages"] if args.huge_pages else []) + (["--staggered"] if args.staggered else [])
+    args.suffix = ("-huge-pages" if args.huge_pages else "") + ("-staggered" if args.staggered else "")
 
     gradops = os.path.join(args.build, "gradops")
     bench = json.loads(run([gradops, "bench", "--json"] + quick + huge))
@@ -113,8 +119,11 @@ def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_s
     lines.append("")
     lines.append("Ceiling (best of a plain and a non-temporal-store triad, same threads): " +
                  ", ".join("%d thread%s %.1f GB/s" % (t, "s" if t > 1 else "", c) for t, c in sorted(ceiling.items())))
-    lines.append("Memory: %s." % ("every tensor and the triad's arrays advised for large pages (--huge-pages; "
-                                  "PyTorch with THP_MEM_ALLOC_ENABLE=1)" if args.huge_pages else "ordinary pages"))
+    lines.append("Memory: %s%s." % ("every tensor and the triad's arrays advised for large pages (--huge-pages; "
+                                    "PyTorch with THP_MEM_ALLOC_ENABLE=1)" if args.huge_pages else "ordinary pages",
+                                    "; gradops' and oneDNN's tensors and the triad's arrays staggered within their "
+                                    "pages as aclrtMalloc places them (--staggered; PyTorch on its own allocator)"
+                                    if args.staggered else ""))
     lines.append("Peers: %s; %s. GB/s counts x and dy read and dx written (3*M*N*element) plus the small "
                  "vectors; ratio = GB/s / ceiling." % (onednn_status, torch_status))
     lines.append("")

@@ -43,13 +43,20 @@ std::vector<double> Floats(const std::vector<float>& v) { return std::vector<dou
 }  // namespace
 
 int main(int argc, char** argv) {
-  const bool huge_pages = argc > 1 && std::strcmp(argv[1], "--huge-pages") == 0;
-  if (huge_pages) {
-    --argc;
-    ++argv;
+  HostPlacement placement;  // of the problem's tensors, which gradops and oneDNN share
+  for (; argc > 1 && std::strncmp(argv[1], "--", 2) == 0; --argc, ++argv) {
+    if (std::strcmp(argv[1], "--huge-pages") == 0) {
+      placement.huge_pages = true;
+    } else if (std::strcmp(argv[1], "--staggered") == 0) {
+      placement.staggered = true;
+    } else {
+      argc = 0;  // unknown flag: usage
+      break;
+    }
   }
   if (argc < 6 || (argc - 4) % 2) {
-    std::fprintf(stderr, "usage: onednn_layer_norm [--huge-pages] THREADS REPS float32|bfloat16 M N [M N ...]\n");
+    std::fprintf(stderr,
+                 "usage: onednn_layer_norm [--huge-pages] [--staggered] THREADS REPS float32|bfloat16 M N [M N ...]\n");
     return 2;
   }
   const int threads = std::atoi(argv[1]), reps = std::atoi(argv[2]);
@@ -63,7 +70,7 @@ int main(int argc, char** argv) {
   for (int a = 4; a + 1 < argc; a += 2) {
     const int64_t M = std::atoll(argv[a]), N = std::atoll(argv[a + 1]);
     const Problem problem(Op::kLayerNormBackward, dtype, {M, N}, ProblemSeed(Op::kLayerNormBackward, dtype),
-                          HostPlacement{huge_pages, false});
+                          placement);
     const LayerNormBackwardArgs& args = problem.layer_norm_args();
     const ref::NormGrads want = ref::LayerNormBackward(args);
 
