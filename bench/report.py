@@ -68,11 +68,11 @@ def main():
     args = parser.parse_args()
     threads_all = os.cpu_count() or 1
     quick = ["--quick"] if args.quick else []
-    huge = (["--huge-pages"] if args.huge_pages else []) + (["--staggered"] if args.staggered else [])
+    memory = (["--huge-pages"] if args.huge_pages else []) + (["--staggered"] if args.staggered else [])
     args.suffix = ("-huge-pages" if args.huge_pages else "") + ("-staggered" if args.staggered else "")
 
     gradops = os.path.join(args.build, "gradops")
-    bench = json.loads(run([gradops, "bench", "--json"] + quick + huge))
+    bench = json.loads(run([gradops, "bench", "--json"] + quick + memory))
     accuracy = json_lines(run([gradops, "accuracy"] + quick))
     ceiling = {row["threads"]: row["ceiling_gbps"] for row in bench}
     thread_counts = sorted(ceiling)
@@ -84,7 +84,7 @@ def main():
     if os.path.exists(onednn):
         for t in thread_counts:
             for dtype in ("float32", "bfloat16"):
-                cmd = [onednn] + huge + [str(t), "3" if args.quick else "7", dtype]
+                cmd = [onednn] + memory + [str(t), "3" if args.quick else "7", dtype]
                 for m, n in norm_shapes:
                     cmd += [str(m), str(n)]
                 peers += [r for r in json_lines(run(cmd)) if r["system"] == "onednn"]

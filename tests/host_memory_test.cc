@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/sanitizers.h"
 #include "page_advice.h"
 
 namespace gradops {
@@ -57,7 +58,7 @@ TEST(HostMemory, StaggeredAllocationsStepBackThroughThePage) {
 // the end of a staggered or huge-page allocation, or before its start, is
 // reported like an overflow of malloc's memory.
 TEST(HostMemoryDeathTest, OverrunsOfOwnMappingsAreReported) {
-#if defined(__SANITIZE_ADDRESS__)
+#ifdef GRADOPS_ASAN
   for (HostPlacement placement : {HostPlacement{false, true}, HostPlacement{true, false}}) {
     const size_t bytes = kHugePageBytes + 100;
     volatile unsigned char* p = static_cast<unsigned char*>(AllocateHostMemory(bytes, placement));

@@ -10,16 +10,7 @@
 #include <sys/mman.h>
 #endif
 
-#if defined(__SANITIZE_ADDRESS__)
-#define GRADOPS_HOST_MEMORY_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GRADOPS_HOST_MEMORY_ASAN 1
-#endif
-#endif
-#ifdef GRADOPS_HOST_MEMORY_ASAN
-#include <sanitizer/asan_interface.h>
-#endif
+#include "core/sanitizers.h"
 
 namespace gradops {
 namespace {
@@ -70,7 +61,7 @@ void* MapOwn(size_t bytes, size_t alignment, size_t offset, bool huge_pages) {
   void* const mapping = reinterpret_cast<void*>(start);
   if (huge_pages) madvise(mapping, length, MADV_HUGEPAGE);  // advice: where refused, ordinary pages
   char* const memory = reinterpret_cast<char*>(mapping) + offset;
-#ifdef GRADOPS_HOST_MEMORY_ASAN
+#ifdef GRADOPS_ASAN
   // The mapping around the allocation is no one's: reads and writes there
   // are reported as overflows, as for malloc's memory.
   ASAN_POISON_MEMORY_REGION(mapping, offset);
@@ -93,7 +84,7 @@ bool UnmapOwn(void* memory) {
     mapping = it->second;
     m.by_address.erase(it);
   }
-#ifdef GRADOPS_HOST_MEMORY_ASAN
+#ifdef GRADOPS_ASAN
   ASAN_UNPOISON_MEMORY_REGION(mapping.base, mapping.bytes);  // the next mapping here starts clean
 #endif
   munmap(mapping.base, mapping.bytes);

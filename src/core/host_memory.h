@@ -30,7 +30,6 @@ constexpr size_t kStaggerMinBytes = size_t{1} << 20;
 constexpr size_t kStaggerStep = 768;
 constexpr size_t kStaggerPositions = 16;  // kStaggerStep * 16 is a whole number of pages
 
-
 // How an allocation is placed.
 struct HostPlacement {
   // An allocation of kHugePageBytes or more is a mapping of its own

@@ -7,20 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "core/sanitizers.h"
 #include "emulator.h"
 #include "internal.h"
-
-#if defined(__SANITIZE_ADDRESS__)
-#define GRADOPS_EMULATOR_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define GRADOPS_EMULATOR_ASAN 1
-#endif
-#endif
-#ifdef GRADOPS_EMULATOR_ASAN
-#include <sanitizer/asan_interface.h>
-#include <sanitizer/common_interface_defs.h>
-#endif
 
 // Bounds of the section that holds every static __shared__ variable
 // (cuda_runtime.h); weak, so that a program without kernels links too.
@@ -145,12 +134,12 @@ Fiber& Current() { return *running->current; }
 
 // AddressSanitizer is told of every stack switch (a no-op without it).
 void StartSwitch(void** fake_stack, const void* stack, size_t bytes) {
-#ifdef GRADOPS_EMULATOR_ASAN
+#ifdef GRADOPS_ASAN
   __sanitizer_start_switch_fiber(fake_stack, stack, bytes);
 #endif
 }
 void FinishSwitch(void* fake_stack, const void** stack, size_t* bytes) {
-#ifdef GRADOPS_EMULATOR_ASAN
+#ifdef GRADOPS_ASAN
   __sanitizer_finish_switch_fiber(fake_stack, stack, bytes);
 #endif
 }
@@ -420,7 +409,7 @@ int Launch(const cudaLaunchConfig_st& config, const std::function<void()>& body,
           f.state.cluster_rank = f.cta;
           f.state.cluster_size = static_cast<int>(cluster);
           f.stack = Stack(static_cast<size_t>(i));
-#ifdef GRADOPS_EMULATOR_ASAN
+#ifdef GRADOPS_ASAN
           // A thread abandoned by an earlier launch may have left its frames' redzones poisoned.
           ASAN_UNPOISON_MEMORY_REGION(f.stack + kPage, kStackBytes - kPage);
 #endif
