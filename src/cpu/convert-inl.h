@@ -215,21 +215,18 @@ HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_
 #if HWY_TARGET != HWY_SCALAR
 #define GRADOPS_BFLOAT16_ORDERED_PAIRS 1
 // Two float vectors of consecutive values (a first) as 2 * Lanes(df)
-// bfloat16 in order: ConcatOdd gathers the upper 16 bits of every rounded
-// lane, one instruction where Encode spends a shift and a narrowing per
-// vector. For kernels whose lanes must stay in column order. `stream`
-// stores non-temporally (p aligned to a float32 vector's size).
+// bfloat16 bits in order: ConcatOdd gathers the upper 16 bits of every
+// rounded lane, one instruction where Encode spends a shift and a narrowing
+// per vector. For kernels whose lanes must stay in column order.
 // `native`: by the CPU's instruction where it has one (same bits).
-template <class DF>
-HWY_INLINE void StoreOrderedPairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream,
-                                    bool native) {
-  const hn::Repartition<uint16_t, DF> du16;
-  uint16_t* const out = reinterpret_cast<uint16_t*>(p);
-  hn::Vec<decltype(du16)> bits;
-  if (NarrowPairByInstruction<PairOrder::kOrdered>(df, a, b, native, &bits)) return Put(du16, bits, out, stream);
+template <class DF, class DU16 = hn::Repartition<uint16_t, DF>>
+HWY_INLINE hn::Vec<DU16> EncodeOrderedPair(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) {
+  const DU16 du16;
+  hn::Vec<DU16> bits;
+  if (NarrowPairByInstruction<PairOrder::kOrdered>(df, a, b, native, &bits)) return bits;
   const auto rounded_a = hn::BitCast(du16, RoundToBFloat16Bits(df, a));
   const auto rounded_b = hn::BitCast(du16, RoundToBFloat16Bits(df, b));
-  Put(du16, hn::ConcatOdd(du16, rounded_b, rounded_a), out, stream);
+  return hn::ConcatOdd(du16, rounded_b, rounded_a);
 }
 #endif
 

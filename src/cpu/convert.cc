@@ -32,7 +32,9 @@ void FromFloat(const float* in, T* out, int64_t n, bool native) {
 #ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
   if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
     for (; i + 2 * L <= n; i += 2 * L) {
-      StoreOrderedPairF32(df, hn::LoadU(df, in + i), hn::LoadU(df, in + i + L), out + i, false, native);
+      const hn::Repartition<uint16_t, decltype(df)> du16;
+      const auto bits = EncodeOrderedPair(df, hn::LoadU(df, in + i), hn::LoadU(df, in + i + L), native);
+      hn::StoreU(bits, du16, reinterpret_cast<uint16_t*>(out + i));
     }
   }
 #else

@@ -113,70 +113,113 @@ constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
 //              dgamma += dy * x_hat; dbeta += dy.
 // The grouping is the reference's, so infinities and NaN propagate alike, and
 // g - a and x_hat - c cancel exactly where the reference's terms do.
+//
+// 16-bit dx waits one row (kDefer): a row's dx stays, encoded, in registers
+// and is stored, store by store, after the next row has loaded the same
+// columns. The columns of rows a multiple of 4 KiB apart share their low 12
+// address bits, and where dx sits at x's and dy's offset within a page (as
+// most allocators leave large tensors) a load that follows a store with the
+// same bits waits for it as if it depended on it (4 KiB aliasing). Measured
+// at 2 threads (docs/performance.md, attempt 25): 16-bit LayerNorm and
+// RMSNorm rows of 4096 columns and more +5-16%, no change on other layouts;
+// float32 and the two outputs of LayerNormGrad gained nothing or lost.
 template <NormKind kKind, typename T, int kVecs, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
 HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j,
                         size_t left) {
   using K = Terms<kKind>;
+  using V = hn::Vec<DF>;
   const size_t L = hn::Lanes(df);
   const auto load = [&](const auto* p) HWY_ATTR {
     if constexpr (kTail) return LoadF32Tail(df, p, left);
     else return LoadF32(df, p);
   };
-  const auto store = [&](hn::Vec<DF> v, auto* p, bool stream) HWY_ATTR {
-    if constexpr (kTail) StoreF32Tail(df, v, p, left);
-    else if (stream) StreamF32(df, v, p);
-    else StoreF32(df, v, p);
-  };
-  // A row's kVecs outputs (dx or x_hat) from p; bfloat16 by ordered pairs.
+  // A store writes kPer vectors' outputs: bfloat16 by ordered pairs.
   constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
-  const auto store_row = [&](hn::Vec<DF> o0, hn::Vec<DF> o1, hn::Vec<DF> o2, hn::Vec<DF> o3, T* p,
-                             bool stream) HWY_ATTR {
-#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
+  constexpr int kPer = kPairs ? 2 : 1;
+  constexpr int kStores = kVecs / kPer;
+  constexpr bool kDefer = !kTail && kDx && !kRes && sizeof(T) == 2;
+  // Outputs in the storage type (16-bit values as uint16 lanes).
+  const auto encode = [&](V a, V b) HWY_ATTR {
     if constexpr (kPairs) {
-      StoreOrderedPairF32(df, o0, o1, p, stream, native);
-      if constexpr (kVecs > 2) StoreOrderedPairF32(df, o2, o3, p + 2 * L, stream, native);
-      return;
-    }
+#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
+      return EncodeOrderedPair(df, a, b, native);
 #endif
-    store(o0, p, stream);
-    if constexpr (kVecs > 1) store(o1, p + L, stream);
-    if constexpr (kVecs > 2) store(o2, p + 2 * L, stream);
-    if constexpr (kVecs > 3) store(o3, p + 3 * L, stream);
+    } else {
+      (void)b;
+      return Encode(df, a, static_cast<const T*>(nullptr));
+    }
   };
-  // Per vector v: gamma, and the dgamma/dbeta partials held across the rows;
-  // a row's dx and x_hat until they are stored.
-  hn::Vec<DF> g0 = hn::Zero(df), g1 = g0, g2 = g0, g3 = g0;
-  hn::Vec<DF> dg0 = g0, dg1 = g0, dg2 = g0, dg3 = g0, db0 = g0, db1 = g0, db2 = g0, db3 = g0;
-  hn::Vec<DF> o0 = g0, o1 = g0, o2 = g0, o3 = g0, h0 = g0, h1 = g0, h2 = g0, h3 = g0;
-  const auto each = [&](auto&& f) HWY_ATTR {
-    f(0, g0, dg0, db0, o0, h0);
-    if constexpr (kVecs > 1) f(1, g1, dg1, db1, o1, h1);
-    if constexpr (kVecs > 2) f(2, g2, dg2, db2, o2, h2);
-    if constexpr (kVecs > 3) f(3, g3, dg3, db3, o3, h3);
+  using E = decltype(encode(V(), V()));
+  // A row's encoded outputs (dx, x_hat), kStores of each, and where they go.
+  struct Row {
+    E dx0, dx1, dx2, dx3, res0, res1, res2, res3;
+    T* dx;
+    T* res;
+    bool stream;
   };
-  each([&](size_t v, auto& gamma, auto& dg, auto& db, auto&, auto&) HWY_ATTR {
+  const auto pick = [](auto& v0, auto& v1, auto& v2, auto& v3, auto i) -> auto& {
+    if constexpr (decltype(i)::value == 0) return v0;
+    else if constexpr (decltype(i)::value == 1) return v1;
+    else if constexpr (decltype(i)::value == 2) return v2;
+    else return v3;
+  };
+  const auto put = [&](Row& row, auto s) HWY_ATTR {
+    const hn::DFromV<E> de;
+    const size_t at = decltype(s)::value * kPer * L;
+    if constexpr (kDx) {
+      Put(de, pick(row.dx0, row.dx1, row.dx2, row.dx3, s), reinterpret_cast<Bits<T>*>(row.dx + at), row.stream);
+    }
+    if constexpr (kRes) {
+      Put(de, pick(row.res0, row.res1, row.res2, row.res3, s), reinterpret_cast<Bits<T>*>(row.res + at), false);
+    }
+  };
+  using S0 = std::integral_constant<int, 0>;
+  using S1 = std::integral_constant<int, 1>;
+  using S2 = std::integral_constant<int, 2>;
+  using S3 = std::integral_constant<int, 3>;
+  const auto each_store = [&](auto&& f) HWY_ATTR {
+    f(S0());
+    if constexpr (kStores > 1) f(S1());
+    if constexpr (kStores > 2) f(S2());
+    if constexpr (kStores > 3) f(S3());
+  };
+  // Per vector v: gamma, and the dgamma/dbeta partials held across the rows.
+  V g0 = hn::Zero(df), g1 = g0, g2 = g0, g3 = g0;
+  V dg0 = g0, dg1 = g0, dg2 = g0, dg3 = g0, db0 = g0, db1 = g0, db2 = g0, db3 = g0;
+  const auto each_vector = [&](auto&& f) HWY_ATTR {
+    f(0, g0, dg0, db0);
+    if constexpr (kVecs > 1) f(1, g1, dg1, db1);
+    if constexpr (kVecs > 2) f(2, g2, dg2, db2);
+    if constexpr (kVecs > 3) f(3, g3, dg3, db3);
+  };
+  each_vector([&](size_t v, V& gamma, V& dg, V& db) HWY_ATTR {
     if constexpr (kDx) gamma = load(block.gamma + j + v * L);
     if constexpr (kAcc) {
       dg = load(block.dgamma + j + v * L);
       db = load(block.dbeta + j + v * L);
     }
   });
+  Row previous{};  // kDefer: the row whose dx waits
   for (int r = 0; r < block.rows; ++r) {
     const T* x = static_cast<const T*>(block.x[r]) + j;
     const T* dy = static_cast<const T*>(block.dy[r]) + j;
-    T* dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
+    Row row{};
+    row.dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
+    row.res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
     // Streaming needs every store aligned (SweepColumns aligns j where it can).
-    const bool stream_row = stream && reinterpret_cast<uintptr_t>(dx) % (L * sizeof(T) * (kPairs ? 2 : 1)) == 0;
-    T* res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
+    row.stream = stream && reinterpret_cast<uintptr_t>(row.dx) % (L * sizeof(T) * kPer) == 0;
     const auto mean = hn::Set(df, k.mean[r]), rstd = hn::Set(df, k.rstd[r]);
     const auto a = hn::Set(df, k.a[r]), b = hn::Set(df, k.b[r]), c = hn::Set(df, k.c[r]);
-    each([&](size_t v, auto& gamma, auto& dg, auto& db, auto& dx_v, auto& xh_v) HWY_ATTR {
-      const auto vdy = load(dy + v * L);
-      const auto xc = Centered<K::kMean>(load(x + v * L), mean);
-      hn::Vec<DF> xh = xc;
+    // Vector v of this row: dx and x_hat; the partials take its terms.
+    const auto compute = [&](auto v, V vx, V vdy, V& dx_v, V& xh_v) HWY_ATTR {
+      V& gamma = pick(g0, g1, g2, g3, v);
+      V& dg = pick(dg0, dg1, dg2, dg3, v);
+      V& db = pick(db0, db1, db2, db3, v);
+      const V xc = Centered<K::kMean>(vx, mean);
+      V xh = xc;
       if constexpr (K::kScale) xh = hn::Mul(xc, rstd);
       if constexpr (kDx) {
-        hn::Vec<DF> g = hn::Mul(vdy, gamma), xh_c = xh;
+        V g = hn::Mul(vdy, gamma), xh_c = xh;
         if constexpr (K::kA) g = hn::Sub(g, a);
         if constexpr (K::kC) xh_c = hn::Sub(xh, c);
         dx_v = hn::Mul(rstd, hn::NegMulAdd(xh_c, b, g));
@@ -186,14 +229,46 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
         dg = hn::MulAdd(vdy, xh, dg);
         db = hn::Add(db, vdy);
       }
+    };
+    // One store's columns: load them, store the previous row's dx there,
+    // then compute this row's.
+    each_store([&](auto s) HWY_ATTR {
+      constexpr int kV = decltype(s)::value * kPer;
+      const V x0 = load(x + kV * L), dy0 = load(dy + kV * L);
+      V x1 = x0, dy1 = dy0;
+      if constexpr (kPer == 2) x1 = load(x + (kV + 1) * L), dy1 = load(dy + (kV + 1) * L);
+      if constexpr (kDefer) {
+        if (r > 0) put(previous, s);
+      }
+      V o0 = x0, o1 = x0, h0 = x0, h1 = x0;
+      compute(std::integral_constant<int, kV>(), x0, dy0, o0, h0);
+      if constexpr (kPer == 2) compute(std::integral_constant<int, kV + 1>(), x1, dy1, o1, h1);
+      if constexpr (kTail) {
+        if constexpr (kDx) StoreF32Tail(df, o0, row.dx, left);
+        if constexpr (kRes) StoreF32Tail(df, h0, row.res, left);
+      } else {
+        if constexpr (kDx) pick(row.dx0, row.dx1, row.dx2, row.dx3, s) = encode(o0, o1);
+        if constexpr (kRes) pick(row.res0, row.res1, row.res2, row.res3, s) = encode(h0, h1);
+      }
     });
-    if constexpr (kDx) store_row(o0, o1, o2, o3, dx, stream_row);
-    if constexpr (kRes) store_row(h0, h1, h2, h3, res, false);
+    if constexpr (kDefer) {
+      previous = row;
+    } else if constexpr (!kTail) {
+      each_store([&](auto s) HWY_ATTR { put(row, s); });
+    }
+  }
+  if constexpr (kDefer) {
+    if (block.rows > 0) each_store([&](auto s) HWY_ATTR { put(previous, s); });
   }
   if constexpr (kAcc) {
-    each([&](size_t v, auto&, auto& dg, auto& db, auto&, auto&) HWY_ATTR {
-      store(dg, block.dgamma + j + v * L, false);
-      store(db, block.dbeta + j + v * L, false);
+    each_vector([&](size_t v, V&, V& dg, V& db) HWY_ATTR {
+      if constexpr (kTail) {
+        StoreF32Tail(df, dg, block.dgamma + j + v * L, left);
+        StoreF32Tail(df, db, block.dbeta + j + v * L, left);
+      } else {
+        hn::StoreU(dg, df, block.dgamma + j + v * L);
+        hn::StoreU(db, df, block.dbeta + j + v * L);
+      }
     });
   }
 }
