@@ -211,22 +211,29 @@ HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_
 }
 #endif
 
-#undef GRADOPS_BFLOAT16_ORDERED_PAIRS  // decided anew for each target
+#undef GRADOPS_ORDERED_PAIRS  // decided anew for each target
 #if HWY_TARGET != HWY_SCALAR
-#define GRADOPS_BFLOAT16_ORDERED_PAIRS 1
+#define GRADOPS_ORDERED_PAIRS 1
 // Two float vectors of consecutive values (a first) as 2 * Lanes(df)
-// bfloat16 bits in order: ConcatOdd gathers the upper 16 bits of every
-// rounded lane, one instruction where Encode spends a shift and a narrowing
-// per vector. For kernels whose lanes must stay in column order.
-// `native`: by the CPU's instruction where it has one (same bits).
+// 16-bit values in order, one vector to store: whole cache lines where a
+// float32 vector is one. bfloat16: ConcatOdd gathers the upper 16 bits of
+// every rounded lane, one instruction where Encode spends a shift and a
+// narrowing per vector; `native`: by the CPU's instruction where it has one
+// (same bits). float16: the two halves joined.
 template <class DF, class DU16 = hn::Repartition<uint16_t, DF>>
-HWY_INLINE hn::Vec<DU16> EncodeOrderedPair(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) {
+HWY_INLINE hn::Vec<DU16> EncodeOrderedPair(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native,
+                                           const hwy::bfloat16_t*) {
   const DU16 du16;
   hn::Vec<DU16> bits;
   if (NarrowPairByInstruction<PairOrder::kOrdered>(df, a, b, native, &bits)) return bits;
   const auto rounded_a = hn::BitCast(du16, RoundToBFloat16Bits(df, a));
   const auto rounded_b = hn::BitCast(du16, RoundToBFloat16Bits(df, b));
   return hn::ConcatOdd(du16, rounded_b, rounded_a);
+}
+
+template <class DF, class DU16 = hn::Repartition<uint16_t, DF>>
+HWY_INLINE hn::Vec<DU16> EncodeOrderedPair(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool, const hwy::float16_t* p) {
+  return hn::Combine(DU16(), Encode(df, b, p), Encode(df, a, p));
 }
 #endif
 

@@ -29,11 +29,11 @@ void FromFloat(const float* in, T* out, int64_t n, bool native) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   int64_t i = 0;
-#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
+#ifdef GRADOPS_ORDERED_PAIRS
   if constexpr (std::is_same_v<T, hwy::bfloat16_t>) {
     for (; i + 2 * L <= n; i += 2 * L) {
       const hn::Repartition<uint16_t, decltype(df)> du16;
-      const auto bits = EncodeOrderedPair(df, hn::LoadU(df, in + i), hn::LoadU(df, in + i + L), native);
+      const auto bits = EncodeOrderedPair(df, hn::LoadU(df, in + i), hn::LoadU(df, in + i + L), native, out);
       hn::StoreU(bits, du16, reinterpret_cast<uint16_t*>(out + i));
     }
   }

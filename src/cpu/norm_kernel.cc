@@ -93,10 +93,11 @@ struct RowConstants {
   float a[kMaxBlockRows] = {}, b[kMaxBlockRows] = {}, c[kMaxBlockRows] = {};
 };
 
-// bfloat16 rows are stored by ordered pairs of vectors where the target has them.
+// 16-bit rows are stored by ordered pairs of vectors where the target has
+// them: whole lines per store, and bfloat16 at fewer instructions.
 template <typename T>
-#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
-constexpr bool kPairedStores = std::is_same_v<T, hwy::bfloat16_t>;
+#ifdef GRADOPS_ORDERED_PAIRS
+constexpr bool kPairedStores = sizeof(T) == 2;
 #else
 constexpr bool kPairedStores = false;
 #endif
@@ -121,8 +122,9 @@ constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
 // most allocators leave large tensors) a load that follows a store with the
 // same bits waits for it as if it depended on it (4 KiB aliasing). Measured
 // at 2 threads (docs/performance.md, attempt 25): 16-bit LayerNorm and
-// RMSNorm rows of 4096 columns and more +5-16%, no change on other layouts;
-// float32 and the two outputs of LayerNormGrad gained nothing or lost.
+// RMSNorm rows of 4096 columns and more +8-22%, other layouts unchanged;
+// float32 (four full vectors to hold) and LayerNormGrad (two outputs) did
+// not gain, so they store each row at its end as before.
 template <NormKind kKind, typename T, int kVecs, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
 HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j,
                         size_t left) {
@@ -133,7 +135,7 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     if constexpr (kTail) return LoadF32Tail(df, p, left);
     else return LoadF32(df, p);
   };
-  // A store writes kPer vectors' outputs: bfloat16 by ordered pairs.
+  // A store writes kPer vectors' outputs: 16-bit values by ordered pairs.
   constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
   constexpr int kPer = kPairs ? 2 : 1;
   constexpr int kStores = kVecs / kPer;
@@ -141,8 +143,8 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   // Outputs in the storage type (16-bit values as uint16 lanes).
   const auto encode = [&](V a, V b) HWY_ATTR {
     if constexpr (kPairs) {
-#ifdef GRADOPS_BFLOAT16_ORDERED_PAIRS
-      return EncodeOrderedPair(df, a, b, native);
+#ifdef GRADOPS_ORDERED_PAIRS
+      return EncodeOrderedPair(df, a, b, native, static_cast<const T*>(nullptr));
 #endif
     } else {
       (void)b;
