@@ -165,7 +165,7 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     else if constexpr (decltype(i)::value == 2) return v2;
     else return v3;
   };
-  const auto put = [&](Row& row, auto s) HWY_ATTR {
+  const auto put = [&](const Row& row, auto s) HWY_ATTR {
     const hn::DFromV<E> de;
     const size_t at = decltype(s)::value * kPer * L;
     if constexpr (kDx) {
