@@ -33,6 +33,7 @@ constexpr bool HasMean(NormKind k) { return k == NormKind::kLayerNorm || k == No
 constexpr bool HasA(NormKind k) { return HasMean(k); }
 constexpr bool HasC(NormKind k) { return k == NormKind::kLayerNormGrad; }
 constexpr bool HasScale(NormKind k) { return k != NormKind::kColumnSums; }
+constexpr bool HasDbeta(NormKind k) { return k != NormKind::kRmsNorm; }  // RMSNorm has no beta
 
 // M rows by N columns of a view: data points at the view's first element.
 struct MatrixOperand {

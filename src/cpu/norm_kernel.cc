@@ -28,6 +28,7 @@ struct Terms {
   static constexpr bool kScale = HasScale(kKind);  // * rstd
   static constexpr bool kA = HasA(kKind);          // sum(g), a
   static constexpr bool kC = HasC(kKind);          // sum(xc), c
+  static constexpr bool kDbeta = HasDbeta(kKind);  // dbeta += dy
 };
 
 // x - mean, or x where the kind has no mean.
@@ -229,7 +230,7 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
       xh_v = xh;
       if constexpr (kAcc) {
         dg = hn::MulAdd(vdy, xh, dg);
-        db = hn::Add(db, vdy);
+        if constexpr (K::kDbeta) db = hn::Add(db, vdy);
       }
     };
     // One store's columns: load them, store the previous row's dx there,
