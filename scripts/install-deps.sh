@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs what gradops needs to build and test, from Debian's packages:
 # a C++17 compiler, CMake, Highway (SIMD), OpenMP, GoogleTest, oneDNN (the
-# benchmark's peer) and clang (the fuzz target). Needs root (or sudo).
+# benchmark's peer; Debian's CMake package of it requires OpenCL's files,
+# which apt only recommends) and clang (the fuzz target). Needs root (or sudo).
 set -euo pipefail
-packages=(build-essential cmake pkg-config libhwy-dev libgtest-dev libgomp1 libdnnl-dev clang python3)
+packages=(build-essential cmake pkg-config libhwy-dev libgtest-dev libgomp1 libdnnl-dev ocl-icd-opencl-dev clang python3)
 missing=()
 for p in "${packages[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
