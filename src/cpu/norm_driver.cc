@@ -121,7 +121,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
 
   ParallelFor(s.chunks, s.threads, [&](int64_t chunk, int thread) {
     float* dgamma = want_acc ? partials + chunk * 2 * N : nullptr;
-    if (dgamma) std::fill(dgamma, dgamma + 2 * N, 0.0f);
+    if (dgamma) std::fill(dgamma, dgamma + (HasDbeta(p.kind) ? 2 : 1) * N, 0.0f);  // RMSNorm: dgamma alone
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;
     const int64_t end = std::min(M, (chunk + 1) * s.chunk_rows);
@@ -180,6 +180,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     float zeros[kTile] = {};
     const float* sums[2] = {zeros, zeros};  // no chunks (M = 0): zero-filled gradients
     for (int k = 0; k < 2 && s.chunks > 0; ++k) {
+      if (!(k == 0 ? p.want_dgamma : p.want_dbeta)) continue;
       for (int64_t stride = 1; stride < s.chunks; stride *= 2) {
         for (int64_t c = 0; c + stride < s.chunks; c += 2 * stride) {
           float* into = partials + (c * 2 + k) * N;

@@ -199,7 +199,7 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     if constexpr (kDx) gamma = load(block.gamma + j + v * L);
     if constexpr (kAcc) {
       dg = load(block.dgamma + j + v * L);
-      db = load(block.dbeta + j + v * L);
+      if constexpr (K::kDbeta) db = load(block.dbeta + j + v * L);
     }
   });
   Row previous{};  // kDefer: the row whose dx waits
@@ -267,10 +267,10 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     each_vector([&](size_t v, V&, V& dg, V& db) HWY_ATTR {
       if constexpr (kTail) {
         StoreF32Tail(df, dg, block.dgamma + j + v * L, left);
-        StoreF32Tail(df, db, block.dbeta + j + v * L, left);
+        if constexpr (K::kDbeta) StoreF32Tail(df, db, block.dbeta + j + v * L, left);
       } else {
         hn::StoreU(dg, df, block.dgamma + j + v * L);
-        hn::StoreU(db, df, block.dbeta + j + v * L);
+        if constexpr (K::kDbeta) hn::StoreU(db, df, block.dbeta + j + v * L);
       }
     });
   }
