@@ -121,6 +121,24 @@ TEST(SiluBackward, PairedAndSingleConversionsAgree) {
   }
 }
 
+// sigmoid(0) = 1/2, so at x = 0 every dtype's dx is dy / 2 exactly: the
+// reciprocal may not be an estimate (AVX2's refined one gave 0.49999997).
+// 37 values: the vector and the tail paths.
+TEST(SiluBackward, ExactAtZero) {
+  std::mt19937_64 rng(25);
+  for (DType dtype : kDTypes) {
+    const int64_t n = 37;
+    Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n}), half(dtype, {n});
+    dy.FillRandom(rng, -1000, 1000);
+    x.FillValues(std::vector<float>(n, 0.0f));
+    std::vector<float> want;
+    for (double v : dy.Values()) want.push_back(static_cast<float>(v * 0.5));  // exact: a power of two
+    half.FillValues(want);
+    ASSERT_TRUE(RunSilu(dy, x, dx).ok());
+    EXPECT_EQ(dx.Bytes(), half.Bytes()) << DTypeName(dtype);
+  }
+}
+
 TEST(SiluBackward, NonFiniteAndExtremeInputs) {
   const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
   const std::vector<float> xs = {nan, inf, -inf, 0.0f, -0.0f, 88.0f, -88.0f, 100.0f, -100.0f, 1e-30f, -1e-30f,

@@ -55,19 +55,35 @@ HWY_INLINE V ExpNonPositive(DF df, V t) {
   return hn::IfThenElseZero(hn::Ge(t, hn::Set(df, -86.0f)), scaled);
 }
 
+// 1 / d: the hardware estimate and Newton steps r += r * (1 - d * r), each
+// doubling its correct bits. x86 estimates have 14 bits on AVX-512 and 12
+// before it, so float32 results take one step there and two elsewhere (one
+// left AVX2's off by an ulp: 1 / 2 came out 0.49999997); 16-bit results,
+// whose exponential is good to 8e-6 anyway, one step everywhere. Other
+// architectures divide (NEON's estimate has 8 bits).
+template <bool kFloat32, class DF, class V>
+HWY_INLINE V Reciprocal(DF df, V d) {
+#if HWY_ARCH_X86
+  constexpr int kSteps = (kFloat32 && HWY_TARGET > HWY_AVX3) ? 2 : 1;
+  const auto one = hn::Set(df, 1.0f);
+  auto r = hn::ApproximateReciprocal(d);
+  for (int i = 0; i < kSteps; ++i) r = hn::MulAdd(r, hn::NegMulAdd(d, r, one), r);
+  return r;
+#else
+  return hn::Div(hn::Set(df, 1.0f), d);
+#endif
+}
+
 // Scalar math: e = exp(-|x|); inv = 1 / (1 + e);
 //              s = x >= 0 ? inv : e * inv;  1 - s = x >= 0 ? e * inv : inv;
 //              dx = dy * s * (1 + x * (1 - s)).
 // 1 - s comes from e directly, never as a difference, so it keeps full
-// precision where s is close to 1. 1 / (1 + e), with 1 + e in [1, 2], is the
-// hardware estimate refined by one Newton step, r = r0 * (2 - d * r0).
+// precision where s is close to 1.
 template <int kDegree, class DF, class V>
 HWY_INLINE V SiluGrad(DF df, V dy, V x) {
   const auto one = hn::Set(df, 1.0f);
   const auto e = ExpNonPositive<kDegree>(df, hn::Or(x, hn::SignBit(df)));  // -|x|
-  const auto d = hn::Add(one, e);
-  const auto r0 = hn::ApproximateReciprocal(d);
-  const auto inv = hn::Mul(r0, hn::NegMulAdd(d, r0, hn::Set(df, 2.0f)));
+  const auto inv = Reciprocal<kDegree == 6>(df, hn::Add(one, e));
   const auto e_inv = hn::Mul(e, inv);
   const auto positive = hn::Ge(x, hn::Zero(df));
   const auto s = hn::IfThenElse(positive, inv, e_inv);
