@@ -79,7 +79,7 @@ struct NormSchedule {
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
-  size_t gamma_offset = 0, partial_offset = 0, scratch_offset = 0, scratch_per_thread = 0;
+  size_t gamma_offset = 0, partial_offset = 0, open_offset = 0, scratch_offset = 0, scratch_per_thread = 0;
   size_t workspace_bytes = 0;
 };
 
@@ -99,9 +99,22 @@ struct NormBlock {
   float mean[kMaxBlockRows] = {};
   float rstd[kMaxBlockRows] = {};
   const float* gamma = nullptr;  // N values
-  float* dgamma = nullptr;       // N partial sums, added to (or null)
+  // dgamma and dbeta are summed over groups of rows (kGroupRows from the
+  // chunk's first row), each group from zero, and each group's sums added to
+  // the chunk's: shorter float32 chains than one chunk-long sum.
+  float* dgamma = nullptr;       // N chunk sums, added to (or null)
   float* dbeta = nullptr;
+  float* open_dgamma = nullptr;  // N sums of a group left open at a block's end
+  float* open_dbeta = nullptr;
+  bool resume = false;           // row 0 continues the open group (else starts one)
+  uint32_t group_ends = 0;       // bit r: a group ends at row r
 };
+static_assert(kMaxBlockRows <= 32, "group_ends holds a bit per row");
+
+// Rows per group of the dgamma/dbeta sums (LayerNorm and RMSNorm; column
+// sums alone take a chunk per group, norm_driver.cc): the same for every
+// layout and thread count, so the bits depend on the shape alone.
+constexpr int64_t kGroupRows = 8;
 
 struct NormKernelParams {
   NormKind kind = NormKind::kLayerNorm;

@@ -1,7 +1,8 @@
 // Threads and chunks around the norm kernel. Rows are split into chunks of a
 // size fixed by the shape alone; each chunk writes its own float32 dgamma and
-// dbeta partial sums, and a final pass adds the chunks' partials pairwise in
-// a fixed order. The same bits come out for any thread count.
+// dbeta partial sums (groups of kGroupRows rows summed from zero, then added
+// to the chunk's), and a final pass adds the chunks' partials in chunk order
+// in float64. The same bits come out for any thread count and layout.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -76,8 +77,8 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
     // wider rows four at a time (float32 256x65536: 47 GB/s at 4, 32 at 8, 26 at 1).
     s.block_rows = p.N * static_cast<int64_t>(DTypeSize(dtype)) < 4096 ? 1 : 4;
   }
-  // Chunks: about 256 of them, 32..256 rows each, a function of M alone (rows
-  // within a chunk are summed in order, so fewer rows per chunk, less error).
+  // Chunks: about 256 of them, 32..256 rows each, a function of M alone (the
+  // rows of a chunk are summed in float32, so fewer rows per chunk, less error).
   s.chunk_rows = std::clamp<int64_t>((p.M + 255) / 256, 32, 256);
   s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
 
@@ -90,6 +91,8 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   bytes += AlignUp(n * sizeof(float));
   s.partial_offset = bytes;
   if (want_acc) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
+  s.open_offset = bytes;  // per thread: the sums of a group that spans blocks
+  if (want_acc) bytes += AlignUp(2 * n * sizeof(float)) * static_cast<size_t>(s.threads);
   s.scratch_offset = bytes;
   if (s.packed) {
     s.scratch_per_thread = AlignUp(static_cast<size_t>(s.block_rows) * 4 * n * sizeof(float));
@@ -119,18 +122,33 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   params.stream_dx = s.stream_dx;
   params.bf16_instructions = BFloat16Instructions();
 
+  // Column sums alone sweep blocks of 1 or 4 rows, so their group sums
+  // would live in memory beside the chunk's; measured at 2 threads (AVX2),
+  // groups of kGroupRows cost LayerNormGradBeta 5-49%, the widest rows
+  // spilling the L2. There the group is the whole chunk, as before groups.
+  const int64_t group_rows = p.kind == NormKind::kColumnSums ? s.chunk_rows : kGroupRows;
   ParallelFor(s.chunks, s.threads, [&](int64_t chunk, int thread) {
     float* dgamma = want_acc ? partials + chunk * 2 * N : nullptr;
     if (dgamma) std::fill(dgamma, dgamma + (HasDbeta(p.kind) ? 2 : 1) * N, 0.0f);  // RMSNorm: dgamma alone
+    float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * AlignUp(2 * N * sizeof(float)))
+                           : nullptr;
+    const int64_t begin = chunk * s.chunk_rows;
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;
-    const int64_t end = std::min(M, (chunk + 1) * s.chunk_rows);
-    for (int64_t r0 = chunk * s.chunk_rows; r0 < end; r0 += s.block_rows) {
+    const int64_t end = std::min(M, begin + s.chunk_rows);
+    for (int64_t r0 = begin; r0 < end; r0 += s.block_rows) {
       NormBlock block;
       block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, end - r0));
       block.gamma = gamma;
       block.dgamma = dgamma;
       block.dbeta = dgamma ? dgamma + N : nullptr;
+      block.open_dgamma = open;
+      block.open_dbeta = open ? open + N : nullptr;
+      block.resume = (r0 - begin) % group_rows != 0;
+      for (int r = 0; r < block.rows; ++r) {
+        const int64_t next = r0 + r + 1;
+        if ((next - begin) % group_rows == 0 || next == end) block.group_ends |= 1u << r;
+      }
       for (int r = 0; r < block.rows; ++r) {
         const int64_t row = r0 + r;
         block.mean[r] = RowStatValue(p.mean, row);
@@ -168,30 +186,26 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
 
   if (!want_acc) return;
   // Final sums: column tiles in parallel; within each, the chunks' partials
-  // are added pairwise in place (chunk c += chunk c + stride, for strides
-  // 1, 2, 4, ...), a fixed order whose rounding error grows with log2 of the
-  // chunk count rather than with the count. Tiles of 256 columns give every
-  // thread a share even for N = 1024 (2048-column tiles left one thread
-  // doing it all: 0.2 of 3.9 ms for bfloat16 16384x1024, now 0.1).
+  // added in chunk order in float64 and rounded once (no chunks, M = 0:
+  // zero-filled gradients). Tiles of 256 columns give every thread a share
+  // even for N = 1024 (2048-column tiles left one thread doing it all: 0.2
+  // of 3.9 ms for bfloat16 16384x1024, now 0.1).
   constexpr int64_t kTile = 256;
   const int64_t tiles = (N + kTile - 1) / kTile;
   ParallelFor(tiles, s.threads, [&](int64_t tile, int) {
     const int64_t j0 = tile * kTile, j1 = std::min(N, j0 + kTile);
-    float zeros[kTile] = {};
-    const float* sums[2] = {zeros, zeros};  // no chunks (M = 0): zero-filled gradients
-    for (int k = 0; k < 2 && s.chunks > 0; ++k) {
+    for (int k = 0; k < 2; ++k) {
+      const VectorOperand& out = k == 0 ? p.dgamma : p.dbeta;
       if (!(k == 0 ? p.want_dgamma : p.want_dbeta)) continue;
-      for (int64_t stride = 1; stride < s.chunks; stride *= 2) {
-        for (int64_t c = 0; c + stride < s.chunks; c += 2 * stride) {
-          float* into = partials + (c * 2 + k) * N;
-          const float* from = partials + ((c + stride) * 2 + k) * N;
-          for (int64_t j = j0; j < j1; ++j) into[j] += from[j];
-        }
+      double sum[kTile] = {};
+      for (int64_t c = 0; c < s.chunks; ++c) {
+        const float* from = partials + (c * 2 + k) * N;
+        for (int64_t j = j0; j < j1; ++j) sum[j - j0] += from[j];
       }
-      sums[k] = partials + k * N + j0;
+      float rounded[kTile];
+      for (int64_t j = j0; j < j1; ++j) rounded[j - j0] = static_cast<float>(sum[j - j0]);
+      WriteElements(out.data, out.dtype, out.layout, j0, j1, rounded);
     }
-    if (p.want_dgamma) WriteElements(p.dgamma.data, p.dgamma.dtype, p.dgamma.layout, j0, j1, sums[0]);
-    if (p.want_dbeta) WriteElements(p.dbeta.data, p.dbeta.dtype, p.dbeta.layout, j0, j1, sums[1]);
   });
 }
 

@@ -197,11 +197,26 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   };
   each_vector([&](size_t v, V& gamma, V& dg, V& db) HWY_ATTR {
     if constexpr (kDx) gamma = load(block.gamma + j + v * L);
-    if constexpr (kAcc) {
-      dg = load(block.dgamma + j + v * L);
-      if constexpr (K::kDbeta) db = load(block.dbeta + j + v * L);
+    if (kAcc && block.resume) {
+      dg = load(block.open_dgamma + j + v * L);
+      if constexpr (K::kDbeta) db = load(block.open_dbeta + j + v * L);
     }
   });
+  const auto store = [&](V sum, float* p) HWY_ATTR {
+    if constexpr (kTail) StoreF32Tail(df, sum, p, left);
+    else hn::StoreU(sum, df, p);
+  };
+  // A group ends: its sums join the chunk's, and the next group's start from 0.
+  const auto close_group = [&]() HWY_ATTR {
+    each_vector([&](size_t v, V&, V& dg, V& db) HWY_ATTR {
+      store(hn::Add(load(block.dgamma + j + v * L), dg), block.dgamma + j + v * L);
+      dg = hn::Zero(df);
+      if constexpr (K::kDbeta) {
+        store(hn::Add(load(block.dbeta + j + v * L), db), block.dbeta + j + v * L);
+        db = hn::Zero(df);
+      }
+    });
+  };
   Row previous{};  // kDefer: the row whose dx waits
   for (int r = 0; r < block.rows; ++r) {
     const T* x = static_cast<const T*>(block.x[r]) + j;
@@ -259,19 +274,15 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     } else if constexpr (!kTail) {
       each_store([&](auto s) HWY_ATTR { put(row, s); });
     }
+    if (kAcc && (block.group_ends >> r & 1u)) close_group();
   }
   if constexpr (kDefer) {
     if (block.rows > 0) each_store([&](auto s) HWY_ATTR { put(previous, s); });
   }
-  if constexpr (kAcc) {
+  if (kAcc && !(block.group_ends >> (block.rows - 1) & 1u)) {  // the group goes on in the next block
     each_vector([&](size_t v, V&, V& dg, V& db) HWY_ATTR {
-      if constexpr (kTail) {
-        StoreF32Tail(df, dg, block.dgamma + j + v * L, left);
-        if constexpr (K::kDbeta) StoreF32Tail(df, db, block.dbeta + j + v * L, left);
-      } else {
-        hn::StoreU(dg, df, block.dgamma + j + v * L);
-        if constexpr (K::kDbeta) hn::StoreU(db, df, block.dbeta + j + v * L);
-      }
+      store(dg, block.open_dgamma + j + v * L);
+      if constexpr (K::kDbeta) store(db, block.open_dbeta + j + v * L);
     });
   }
 }
