@@ -300,10 +300,23 @@ int64_t StreamHead(const NormBlock& block, int64_t n, size_t alignment) {
   return head < 0 ? 0 : head;
 }
 
+// Non-temporal stores of a block's rows: a sweep writes to every row of the
+// block at once, 8-32 write streams. Measured at 2 threads, LayerNorm
+// backward: on AVX-512 (Zen 4) they gain (docs/performance.md); on an
+// AVX2-only Zen 3, whose sweep steps write one line or half a line per row,
+// plain stores ran 2-3x faster (float32 7-8 -> 15 GB/s, 16-bit 3.4 -> 10).
+// So the sweep streams on AVX-512 targets only.
+#if HWY_ARCH_X86
+constexpr bool kStreamRows = HWY_TARGET <= HWY_AVX3;
+#else
+constexpr bool kStreamRows = true;
+#endif
+
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
 void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream, bool native) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  stream = stream && kStreamRows;
   int64_t j = 0;
   if (kDx && stream) {  // the columns before the aligned ones (up to 2L - 1), stored plainly
     const int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
