@@ -79,7 +79,8 @@ struct NormSchedule {
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
-  size_t gamma_offset = 0, partial_offset = 0, open_offset = 0, scratch_offset = 0, scratch_per_thread = 0;
+  size_t gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
+  size_t scratch_offset = 0, scratch_per_thread = 0;
   size_t workspace_bytes = 0;
 };
 

@@ -92,7 +92,8 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   s.partial_offset = bytes;
   if (want_acc) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
   s.open_offset = bytes;  // per thread: the sums of a group that spans blocks
-  if (want_acc) bytes += AlignUp(2 * n * sizeof(float)) * static_cast<size_t>(s.threads);
+  s.open_per_thread = want_acc ? AlignUp(2 * n * sizeof(float)) : 0;
+  bytes += s.open_per_thread * static_cast<size_t>(s.threads);
   s.scratch_offset = bytes;
   if (s.packed) {
     s.scratch_per_thread = AlignUp(static_cast<size_t>(s.block_rows) * 4 * n * sizeof(float));
@@ -130,8 +131,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   ParallelFor(s.chunks, s.threads, [&](int64_t chunk, int thread) {
     float* dgamma = want_acc ? partials + chunk * 2 * N : nullptr;
     if (dgamma) std::fill(dgamma, dgamma + (HasDbeta(p.kind) ? 2 : 1) * N, 0.0f);  // RMSNorm: dgamma alone
-    float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * AlignUp(2 * N * sizeof(float)))
-                           : nullptr;
+    float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) : nullptr;
     const int64_t begin = chunk * s.chunk_rows;
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;
@@ -195,8 +195,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   ParallelFor(tiles, s.threads, [&](int64_t tile, int) {
     const int64_t j0 = tile * kTile, j1 = std::min(N, j0 + kTile);
     for (int k = 0; k < 2; ++k) {
-      const VectorOperand& out = k == 0 ? p.dgamma : p.dbeta;
       if (!(k == 0 ? p.want_dgamma : p.want_dbeta)) continue;
+      const VectorOperand& out = k == 0 ? p.dgamma : p.dbeta;
       double sum[kTile] = {};
       for (int64_t c = 0; c < s.chunks; ++c) {
         const float* from = partials + (c * 2 + k) * N;
