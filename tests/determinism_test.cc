@@ -4,6 +4,7 @@
 #include <functional>
 #include <limits>
 
+#include "cpu/norm.h"
 #include "test_util.h"
 
 namespace gradops {
@@ -171,6 +172,51 @@ TEST(Determinism, SameBitsForEveryArrangement) {
       for (size_t k = 0; k < results[0].size(); ++k) {
         ASSERT_EQ(std::memcmp(&results[i][k], &results[0][k], sizeof(double)), 0) << "element " << k;
       }
+    }
+  }
+}
+
+// Pass 2 by blocks of rows or by rows alone (cpu/norm.h): the same bits for
+// every norm operator, dtype and output mask, with row tails, groups of the
+// dgamma/dbeta sums that span blocks and chunks of every length.
+TEST(Determinism, RowAndBlockSweepsGiveTheSameBits) {
+  const auto run_all = [](DType dtype, int64_t M, int64_t N) {
+    std::mt19937_64 rng(45);
+    Tensor dy(dtype, {M, N}), x(dtype, {M, N}), mean(DType::kFloat32, {M}), rstd(DType::kFloat32, {M});
+    Tensor gamma(DType::kFloat32, {N}), dx(dtype, {M, N}), dg(DType::kFloat32, {N}), db(DType::kFloat32, {N});
+    Tensor dx_only(dtype, {M, N}), dg_only(DType::kFloat32, {N}), rms_dx(dtype, {M, N}), rms_dg(DType::kFloat32, {N});
+    Tensor var(DType::kFloat32, {M}), grad_dx(dtype, {M, N}), res(dtype, {M, N});
+    for (Tensor* t : {&dy, &x, &mean, &gamma}) t->FillRandom(rng, -2, 2);
+    rstd.FillRandom(rng, 0.5f, 2);
+    var.FillRandom(rng, 0.5f, 2);
+    Plan plan;
+    LayerNormBackwardArgs a;
+    a.dy = dy.view(); a.x = x.view(); a.mean = mean.view(); a.rstd = rstd.view(); a.gamma = &gamma.view();
+    a.dx = dx.view(); a.dgamma = dg.view(); a.dbeta = db.view();
+    EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
+    a.dx = dx_only.view(); a.output_mask[1] = a.output_mask[2] = false;
+    EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
+    a.dgamma = dg_only.view(); a.output_mask[0] = a.output_mask[2] = false; a.output_mask[1] = true;
+    EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
+    RmsNormBackwardArgs r;
+    r.dy = dy.view(); r.x = x.view(); r.rstd = rstd.view(); r.gamma = gamma.view();
+    r.dx = rms_dx.view(); r.dgamma = rms_dg.view();
+    EXPECT_TRUE(PlanAndRun(PlanRmsNormBackward(r, &plan), plan).ok());
+    LayerNormGradArgs g;
+    g.dy = dy.view(); g.x = x.view(); g.variance = var.view(); g.mean = mean.view(); g.gamma = gamma.view();
+    g.dx = grad_dx.view(); g.res_for_gamma = res.view();
+    EXPECT_TRUE(PlanAndRun(PlanLayerNormGrad(g, &plan), plan).ok());
+    return Concat({&dx, &dg, &db, &dx_only, &dg_only, &rms_dx, &rms_dg, &grad_dx, &res});
+  };
+  for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
+    for (const auto& [M, N] : std::vector<std::pair<int64_t, int64_t>>{{45, 1}, {301, 77}, {70, 1030}, {13, 4100}}) {
+      SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + std::to_string(M) + "x" + std::to_string(N));
+      const cpu::NormSweep before = cpu::SetNormSweep(cpu::NormSweep::kRows);
+      const std::vector<unsigned char> rows = run_all(dtype, M, N);
+      cpu::SetNormSweep(cpu::NormSweep::kBlocks);
+      const std::vector<unsigned char> blocks = run_all(dtype, M, N);
+      cpu::SetNormSweep(before);
+      EXPECT_TRUE(rows == blocks);
     }
   }
 }

@@ -1,17 +1,24 @@
+// Test-wide choices taken from the environment before any test runs:
+//
 // GRADOPS_TEST_TARGET=NAME (a Highway target: AVX3, AVX2, SSE4, SSSE3,
 // SCALAR, ...) runs the suite on that target instead of the best one the CPU
 // has, so that the kernels' other compiled targets are tested too (CTest's
 // core_on_* entries). A target this CPU cannot run, or that was not compiled,
 // exits with 77: CTest reports the entry as skipped.
+//
+// GRADOPS_TEST_NORM_SWEEP=rows|blocks makes every norm plan sweep its rows
+// that way instead of the target's way (cpu/norm.h), so that both are tested
+// on every machine (CTest's core_norm_sweep_* entries).
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
+#include "cpu/norm.h"
 #include "hwy/targets.h"
 
 namespace {
 
-const bool chosen = [] {
+const bool target_chosen = [] {
   const char* name = std::getenv("GRADOPS_TEST_TARGET");
   if (name == nullptr || *name == '\0') return false;
   for (const int64_t target : hwy::SupportedAndGeneratedTargets()) {
@@ -23,6 +30,19 @@ const bool chosen = [] {
   }
   std::printf("[gradops] Highway target %s: not compiled, or not supported by this CPU\n", name);
   std::exit(77);
+}();
+
+const bool sweep_chosen = [] {
+  const char* name = std::getenv("GRADOPS_TEST_NORM_SWEEP");
+  if (name == nullptr || *name == '\0') return false;
+  if (std::strcmp(name, "rows") != 0 && std::strcmp(name, "blocks") != 0) {
+    std::fprintf(stderr, "[gradops] GRADOPS_TEST_NORM_SWEEP=%s: expected rows or blocks\n", name);
+    std::exit(1);
+  }
+  gradops::cpu::SetNormSweep(std::strcmp(name, "rows") == 0 ? gradops::cpu::NormSweep::kRows
+                                                            : gradops::cpu::NormSweep::kBlocks);
+  std::printf("[gradops] every norm plan sweeps %s\n", name);
+  return true;
 }();
 
 }  // namespace

@@ -85,6 +85,16 @@ struct NormSchedule {
 };
 
 NormSchedule ScheduleNorm(const NormProblem& problem, int threads);
+
+// How pass 2 goes over the rows of dx-producing kinds: a block of rows at a
+// time, column by column across the block with the dgamma/dbeta partials in
+// registers, or one row at a time with the next row prefetched. Each target
+// has the one measured faster on it (NormTargetSweepsRows); the results are
+// the same bits either way. SetNormSweep forces one for plans made after it
+// (tests run both on every target) and returns the previous choice.
+enum class NormSweep { kTargets, kRows, kBlocks };
+NormSweep SetNormSweep(NormSweep sweep);
+bool NormTargetSweepsRows();  // of the target the kernels dispatch to
 void RunNorm(const NormProblem& problem, const NormSchedule& schedule, void* workspace);
 
 // The SIMD kernel: a block of rows, all row pointers at column 0 of
@@ -99,6 +109,8 @@ struct NormBlock {
   void* res[kMaxBlockRows] = {};
   float mean[kMaxBlockRows] = {};
   float rstd[kMaxBlockRows] = {};
+  const void* next_x = nullptr;  // a block of one row: the next row, to prefetch (or null)
+  const void* next_dy = nullptr;
   const float* gamma = nullptr;  // N values
   // dgamma and dbeta are summed over groups of rows (kGroupRows from the
   // chunk's first row), each group from zero, and each group's sums added to

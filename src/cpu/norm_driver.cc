@@ -4,6 +4,7 @@
 // to the chunk's), and a final pass adds the chunks' partials in chunk order
 // in float64. The same bits come out for any thread count and layout.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -49,7 +50,23 @@ void LoadVector(const VectorOperand& v, bool present, int64_t n, float* out) {
 
 bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dtype && m.cols.unit(); }
 
+std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
+
+// Pass 2 one row at a time (norm.h). Measured at 2 threads, LayerNorm
+// backward on an AVX2-only Zen 3 (docs/performance.md, attempt 32): 1.4-2x
+// faster than blocks, which on an AVX-512 Zen 4 were the faster.
+bool SweepsRows() {
+  switch (forced_sweep.load(std::memory_order_relaxed)) {
+    case NormSweep::kRows: return true;
+    case NormSweep::kBlocks: return false;
+    case NormSweep::kTargets: break;
+  }
+  return NormTargetSweepsRows();
+}
+
 }  // namespace
+
+NormSweep SetNormSweep(NormSweep sweep) { return forced_sweep.exchange(sweep, std::memory_order_relaxed); }
 
 NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   NormSchedule s;
@@ -69,6 +86,7 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
                           : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, kMaxBlockRows));
+  if (!s.packed && (p.want_dx || p.want_res) && SweepsRows()) s.block_rows = 1;
   if (!s.packed && !p.want_dx && !p.want_res) {
     // Column sums alone have no first pass that brings each row into the
     // cache in order, so the sweep's short steps across rows are what the
@@ -169,6 +187,10 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
           if (p.want_dx) block.dx[r] = RowPointer(p.dx, row);
           if (p.want_res) block.res[r] = RowPointer(p.res, row);
         }
+      }
+      if (block.rows == 1 && !s.packed && r0 + 1 < M) {
+        block.next_x = RowPointer(p.x, r0 + 1);
+        block.next_dy = RowPointer(p.dy, r0 + 1);
       }
       NormBlockKernel(params, block);
       if (s.packed) {

@@ -94,6 +94,42 @@ struct RowConstants {
   float a[kMaxBlockRows] = {}, b[kMaxBlockRows] = {}, c[kMaxBlockRows] = {};
 };
 
+// Row r's constants in every lane.
+template <class V>
+struct RowVectors {
+  V mean, rstd, a, b, c;
+};
+template <class DF>
+HWY_INLINE RowVectors<hn::Vec<DF>> RowVectorsOf(DF df, const RowConstants& k, int r) {
+  return {hn::Set(df, k.mean[r]), hn::Set(df, k.rstd[r]), hn::Set(df, k.a[r]), hn::Set(df, k.b[r]),
+          hn::Set(df, k.c[r])};
+}
+
+// Pass 2 of one vector of columns, in the reference's grouping, so that
+// infinities and NaN propagate alike and g - a and x_hat - c cancel exactly
+// where the reference's terms do.
+// Scalar math: x_hat = (x - mean) * rstd; dx = rstd * ((dy * gamma - a) - (x_hat - c) * b).
+template <NormKind kKind, class V>
+HWY_INLINE V XHat(V x, const RowVectors<V>& t) {
+  const V xc = Centered<Terms<kKind>::kMean>(x, t.mean);
+  if constexpr (Terms<kKind>::kScale) return hn::Mul(xc, t.rstd);
+  else return xc;
+}
+template <NormKind kKind, class V>
+HWY_INLINE V Dx(V dy, V gamma, V xh, const RowVectors<V>& t) {
+  using K = Terms<kKind>;
+  V g = hn::Mul(dy, gamma), xh_c = xh;
+  if constexpr (K::kA) g = hn::Sub(g, t.a);
+  if constexpr (K::kC) xh_c = hn::Sub(xh, t.c);
+  return hn::Mul(t.rstd, hn::NegMulAdd(xh_c, t.b, g));
+}
+// Scalar math: dgamma += dy * x_hat; dbeta += dy.
+template <NormKind kKind, class V>
+HWY_INLINE void Accumulate(V dy, V xh, V& dg, V& db) {
+  dg = hn::MulAdd(dy, xh, dg);
+  if constexpr (Terms<kKind>::kDbeta) db = hn::Add(db, dy);
+}
+
 // 16-bit rows are stored by ordered pairs of vectors where the target has
 // them: whole lines per store, and bfloat16 at fewer instructions.
 template <typename T>
@@ -107,14 +143,25 @@ constexpr bool kPairedStores = false;
 // without spilling registers.
 constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
 
+// Outputs in the storage type (16-bit values as uint16 lanes): kPer = 2
+// vectors as one ordered pair, else a alone.
+template <typename T, int kPer, class DF>
+HWY_INLINE auto EncodeOutputs(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) {
+  if constexpr (kPer == 2) {
+#ifdef GRADOPS_ORDERED_PAIRS
+    return EncodeOrderedPair(df, a, b, native, static_cast<const T*>(nullptr));
+#endif
+  } else {
+    (void)b, (void)native;
+    return Encode(df, a, static_cast<const T*>(nullptr));
+  }
+}
+
 // kVecs column vectors from column j (or, with kTail, the row's last
 // `left` < L columns) across the block's rows, rows outer so that each row's
-// constants are loaded once per kVecs vectors. Flags are template parameters
-// so the loop holds no branches.
-// Scalar math: x_hat = (x - mean) * rstd; dx = rstd * ((dy * gamma - a) - (x_hat - c) * b);
-//              dgamma += dy * x_hat; dbeta += dy.
-// The grouping is the reference's, so infinities and NaN propagate alike, and
-// g - a and x_hat - c cancel exactly where the reference's terms do.
+// constants are loaded once per kVecs vectors, the dgamma/dbeta partials
+// held in registers across the rows. Flags are template parameters so the
+// loop holds no branches.
 //
 // 16-bit dx waits one row (kDefer): a row's dx stays, encoded, in registers
 // and is stored, store by store, after the next row has loaded the same
@@ -141,17 +188,7 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   constexpr int kPer = kPairs ? 2 : 1;
   constexpr int kStores = kVecs / kPer;
   constexpr bool kDefer = !kTail && kDx && !kRes && sizeof(T) == 2;
-  // Outputs in the storage type (16-bit values as uint16 lanes).
-  const auto encode = [&](V a, V b) HWY_ATTR {
-    if constexpr (kPairs) {
-#ifdef GRADOPS_ORDERED_PAIRS
-      return EncodeOrderedPair(df, a, b, native, static_cast<const T*>(nullptr));
-#endif
-    } else {
-      (void)b;
-      return Encode(df, a, static_cast<const T*>(nullptr));
-    }
-  };
+  const auto encode = [&](V a, V b) HWY_ATTR { return EncodeOutputs<T, kPer>(df, a, b, native); };
   using E = decltype(encode(V(), V()));
   // A row's encoded outputs (dx, x_hat), kStores of each, and where they go.
   struct Row {
@@ -226,27 +263,12 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     row.res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
     // Streaming needs every store aligned (SweepColumns aligns j where it can).
     row.stream = stream && reinterpret_cast<uintptr_t>(row.dx) % (L * sizeof(T) * kPer) == 0;
-    const auto mean = hn::Set(df, k.mean[r]), rstd = hn::Set(df, k.rstd[r]);
-    const auto a = hn::Set(df, k.a[r]), b = hn::Set(df, k.b[r]), c = hn::Set(df, k.c[r]);
+    const RowVectors<V> t = RowVectorsOf(df, k, r);
     // Vector v of this row: dx and x_hat; the partials take its terms.
     const auto compute = [&](auto v, V vx, V vdy, V& dx_v, V& xh_v) HWY_ATTR {
-      V& gamma = pick(g0, g1, g2, g3, v);
-      V& dg = pick(dg0, dg1, dg2, dg3, v);
-      V& db = pick(db0, db1, db2, db3, v);
-      const V xc = Centered<K::kMean>(vx, mean);
-      V xh = xc;
-      if constexpr (K::kScale) xh = hn::Mul(xc, rstd);
-      if constexpr (kDx) {
-        V g = hn::Mul(vdy, gamma), xh_c = xh;
-        if constexpr (K::kA) g = hn::Sub(g, a);
-        if constexpr (K::kC) xh_c = hn::Sub(xh, c);
-        dx_v = hn::Mul(rstd, hn::NegMulAdd(xh_c, b, g));
-      }
-      xh_v = xh;
-      if constexpr (kAcc) {
-        dg = hn::MulAdd(vdy, xh, dg);
-        if constexpr (K::kDbeta) db = hn::Add(db, vdy);
-      }
+      xh_v = XHat<kKind>(vx, t);
+      if constexpr (kDx) dx_v = Dx<kKind>(vdy, pick(g0, g1, g2, g3, v), xh_v, t);
+      if constexpr (kAcc) Accumulate<kKind>(vdy, xh_v, pick(dg0, dg1, dg2, dg3, v), pick(db0, db1, db2, db3, v));
     };
     // One store's columns: load them, store the previous row's dx there,
     // then compute this row's.
@@ -287,6 +309,89 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   }
 }
 
+// A block of one row, columns [j, end) two vectors a step (end - j a
+// multiple of 2 * Lanes): the same arithmetic as Columns, the row's constants
+// held across the whole row and its dgamma/dbeta group sums through memory
+// (open_dgamma, then the chunk's at the group's last row), since a lone row
+// has no rows to hold them across in registers. A block sweep stores dx to
+// every row of its block in turn, one step apart; a row alone is one write
+// stream, whose stores never precede a load of the same columns of another
+// row (no 4 KiB aliasing). While this row computes from the cache, the next
+// row's x and dy are prefetched (a line of each per line of this row), so
+// that memory keeps working through pass 2: its pass 1 then reads from cache.
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
+void SweepRow(const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j, int64_t end) {
+  using K = Terms<kKind>;
+  const hn::ScalableTag<float> df;
+  using V = hn::Vec<decltype(df)>;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
+  const T* x = static_cast<const T*>(block.x[0]);
+  const T* dy = static_cast<const T*>(block.dy[0]);
+  T* dx = static_cast<T*>(block.dx[0]);
+  T* res = static_cast<T*>(block.res[0]);
+  stream = stream && reinterpret_cast<uintptr_t>(dx + j) % (L * sizeof(T) * kPer) == 0;
+  const RowVectors<V> t = RowVectorsOf(df, k, 0);
+  const bool resume = block.resume, close = block.group_ends & 1u;
+  const T* next_x = static_cast<const T*>(block.next_x);
+  const T* next_dy = static_cast<const T*>(block.next_dy);
+  const int64_t step_bytes = 2 * L * static_cast<int64_t>(sizeof(T));
+  float* const dg_out = close ? block.dgamma : block.open_dgamma;
+  float* const db_out = close ? block.dbeta : block.open_dbeta;
+  // Two vectors a step. Every load of a step comes before its stores: a store
+  // followed by a load with the same low 12 address bits (dx, x and the
+  // partials often sit at one offset within their pages) waits for it.
+  for (; j < end; j += 2 * L) {
+    if (next_x != nullptr) {
+      for (int64_t b = 0; b < step_bytes; b += 64) {
+        hwy::Prefetch(reinterpret_cast<const char*>(next_x + j) + b);
+        hwy::Prefetch(reinterpret_cast<const char*>(next_dy + j) + b);
+      }
+    }
+    const V x0 = LoadF32(df, x + j), x1 = LoadF32(df, x + j + L);
+    const V dy0 = LoadF32(df, dy + j), dy1 = LoadF32(df, dy + j + L);
+    const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
+    V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
+    if (kAcc) {
+      // The group's sums so far (from zero at its first row) take this row's terms.
+      if (resume) {
+        dg0 = hn::LoadU(df, block.open_dgamma + j), dg1 = hn::LoadU(df, block.open_dgamma + j + L);
+        if constexpr (K::kDbeta) db0 = hn::LoadU(df, block.open_dbeta + j), db1 = hn::LoadU(df, block.open_dbeta + j + L);
+      }
+      Accumulate<kKind>(dy0, xh0, dg0, db0);
+      Accumulate<kKind>(dy1, xh1, dg1, db1);
+      if (close) {  // the group's last row: its sums join the chunk's
+        dg0 = hn::Add(hn::LoadU(df, block.dgamma + j), dg0), dg1 = hn::Add(hn::LoadU(df, block.dgamma + j + L), dg1);
+        if constexpr (K::kDbeta) {
+          db0 = hn::Add(hn::LoadU(df, block.dbeta + j), db0), db1 = hn::Add(hn::LoadU(df, block.dbeta + j + L), db1);
+        }
+      }
+    }
+    V dx0 = x0, dx1 = x1;
+    if constexpr (kDx) {
+      dx0 = Dx<kKind>(dy0, hn::LoadU(df, block.gamma + j), xh0, t);
+      dx1 = Dx<kKind>(dy1, hn::LoadU(df, block.gamma + j + L), xh1, t);
+    }
+    if constexpr (kAcc) {
+      hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
+      if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
+    }
+    // Outputs: one ordered pair, or two vectors.
+    const auto put = [&](T* out, V a, V b, bool streamed) HWY_ATTR {
+      if constexpr (kPer == 2) {
+        const auto e = EncodeOutputs<T, 2>(df, a, b, native);
+        Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
+      } else {
+        const auto ea = EncodeOutputs<T, 1>(df, a, b, native), eb = EncodeOutputs<T, 1>(df, b, a, native);
+        Put(hn::DFromV<decltype(ea)>(), ea, reinterpret_cast<Bits<T>*>(out), streamed);
+        Put(hn::DFromV<decltype(eb)>(), eb, reinterpret_cast<Bits<T>*>(out + L), streamed);
+      }
+    };
+    if constexpr (kDx) put(dx + j, dx0, dx1, stream);
+    if constexpr (kRes) put(res + j, xh0, xh1, false);
+  }
+}
+
 // Columns before the first one where every row's dx is aligned for streaming
 // stores; 0 when the rows disagree (those rows are then stored plainly).
 template <typename T>
@@ -300,23 +405,24 @@ int64_t StreamHead(const NormBlock& block, int64_t n, size_t alignment) {
   return head < 0 ? 0 : head;
 }
 
-// Non-temporal stores of a block's rows: a sweep writes to every row of the
-// block at once, 8-32 write streams. Measured at 2 threads, LayerNorm
-// backward: on AVX-512 (Zen 4) they gain (docs/performance.md); on an
-// AVX2-only Zen 3, whose sweep steps write one line or half a line per row,
-// plain stores ran 2-3x faster (float32 7-8 -> 15 GB/s, 16-bit 3.4 -> 10).
-// So the sweep streams on AVX-512 targets only.
+// Non-temporal stores of a block of several rows: a sweep writes to every
+// row of the block at once, 8-32 write streams. Measured at 2 threads,
+// LayerNorm backward: on AVX-512 (Zen 4) they gain (docs/performance.md); on
+// an AVX2-only Zen 3, whose sweep steps write one line or half a line per
+// row, plain stores ran 2-3x faster (float32 7-8 -> 15 GB/s, 16-bit 3.4 ->
+// 10). So a block sweep streams on AVX-512 targets only; a row alone (one
+// write stream) streams everywhere.
 #if HWY_ARCH_X86
-constexpr bool kStreamRows = HWY_TARGET <= HWY_AVX3;
+constexpr bool kStreamBlocks = HWY_TARGET <= HWY_AVX3;
 #else
-constexpr bool kStreamRows = true;
+constexpr bool kStreamBlocks = true;
 #endif
 
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
 void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream, bool native) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  stream = stream && kStreamRows;
+  stream = stream && (kStreamBlocks || block.rows == 1);
   int64_t j = 0;
   if (kDx && stream) {  // the columns before the aligned ones (up to 2L - 1), stored plainly
     const int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
@@ -325,6 +431,11 @@ void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool
       Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, native, j, static_cast<size_t>(head - j));
     }
     j = head;
+  }
+  if (block.rows == 1) {
+    const int64_t end = j + (n - j) / (2 * L) * (2 * L);
+    SweepRow<kKind, T, kDx, kRes, kAcc>(block, k, stream, native, j, end);
+    j = end;
   }
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
     Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
@@ -376,6 +487,15 @@ void BlockKernelOf(const NormKernelParams& p, const NormBlock& block) {
   }
 }
 
+// Blocks of rows on AVX-512, rows alone elsewhere (norm.h, SweepRow).
+bool TargetSweepsRowsImpl() {
+#if HWY_ARCH_X86
+  return HWY_TARGET > HWY_AVX3;
+#else
+  return true;
+#endif
+}
+
 void NormBlockKernelImpl(const NormKernelParams& params, const NormBlock& block) {
   switch (params.dtype) {
     case DType::kFloat32: return BlockKernelOf<float>(params, block);
@@ -393,6 +513,9 @@ HWY_AFTER_NAMESPACE();
 namespace gradops {
 namespace cpu {
 HWY_EXPORT(NormBlockKernelImpl);
+HWY_EXPORT(TargetSweepsRowsImpl);
+
+bool NormTargetSweepsRows() { return HWY_DYNAMIC_DISPATCH(TargetSweepsRowsImpl)(); }
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block) {
   HWY_DYNAMIC_DISPATCH(NormBlockKernelImpl)(params, block);
