@@ -154,15 +154,19 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;
     const int64_t end = std::min(M, begin + s.chunk_rows);
+    // One block description per chunk, its per-block fields set anew for
+    // each block (the kernel reads the row arrays below `rows` only).
+    NormBlock block;
+    block.gamma = gamma;
+    block.dgamma = dgamma;
+    block.dbeta = dgamma ? dgamma + N : nullptr;
+    block.open_dgamma = open;
+    block.open_dbeta = open ? open + N : nullptr;
     for (int64_t r0 = begin; r0 < end; r0 += s.block_rows) {
-      NormBlock block;
       block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, end - r0));
-      block.gamma = gamma;
-      block.dgamma = dgamma;
-      block.dbeta = dgamma ? dgamma + N : nullptr;
-      block.open_dgamma = open;
-      block.open_dbeta = open ? open + N : nullptr;
       block.resume = (r0 - begin) % group_rows != 0;
+      block.group_ends = 0;
+      block.next_x = block.next_dy = nullptr;
       for (int r = 0; r < block.rows; ++r) {
         const int64_t next = r0 + r + 1;
         if ((next - begin) % group_rows == 0 || next == end) block.group_ends |= 1u << r;

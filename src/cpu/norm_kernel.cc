@@ -88,10 +88,11 @@ RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* H
   return sums;
 }
 
-// Per-row constants of pass 2.
+// Per-row constants of pass 2, set for the block's rows only (a block is
+// often a single row).
 struct RowConstants {
-  float mean[kMaxBlockRows] = {}, rstd[kMaxBlockRows] = {};
-  float a[kMaxBlockRows] = {}, b[kMaxBlockRows] = {}, c[kMaxBlockRows] = {};
+  float mean[kMaxBlockRows], rstd[kMaxBlockRows];
+  float a[kMaxBlockRows], b[kMaxBlockRows], c[kMaxBlockRows];
 };
 
 // Row r's constants in every lane.
@@ -326,70 +327,87 @@ void SweepRow(const NormBlock& block, const RowConstants& k, bool stream, bool n
   using V = hn::Vec<decltype(df)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
-  const T* x = static_cast<const T*>(block.x[0]);
-  const T* dy = static_cast<const T*>(block.dy[0]);
-  T* dx = static_cast<T*>(block.dx[0]);
-  T* res = static_cast<T*>(block.res[0]);
+  const T* HWY_RESTRICT x = static_cast<const T*>(block.x[0]);
+  const T* HWY_RESTRICT dy = static_cast<const T*>(block.dy[0]);
+  T* HWY_RESTRICT dx = static_cast<T*>(block.dx[0]);
+  T* HWY_RESTRICT res = static_cast<T*>(block.res[0]);
+  const float* HWY_RESTRICT gamma = block.gamma;
   stream = stream && reinterpret_cast<uintptr_t>(dx + j) % (L * sizeof(T) * kPer) == 0;
   const RowVectors<V> t = RowVectorsOf(df, k, 0);
-  const bool resume = block.resume, close = block.group_ends & 1u;
-  const T* next_x = static_cast<const T*>(block.next_x);
-  const T* next_dy = static_cast<const T*>(block.next_dy);
-  const int64_t step_bytes = 2 * L * static_cast<int64_t>(sizeof(T));
-  float* const dg_out = close ? block.dgamma : block.open_dgamma;
-  float* const db_out = close ? block.dbeta : block.open_dbeta;
-  // Two vectors a step. Every load of a step comes before its stores: a store
-  // followed by a load with the same low 12 address bits (dx, x and the
-  // partials often sit at one offset within their pages) waits for it.
-  for (; j < end; j += 2 * L) {
-    if (next_x != nullptr) {
-      for (int64_t b = 0; b < step_bytes; b += 64) {
-        hwy::Prefetch(reinterpret_cast<const char*>(next_x + j) + b);
-        hwy::Prefetch(reinterpret_cast<const char*>(next_dy + j) + b);
-      }
+  const char* next_x = static_cast<const char*>(block.next_x);
+  const char* next_dy = static_cast<const char*>(block.next_dy);
+  // A line of the next row's x and dy per line of this row's: every step
+  // (prefetches of a line each), or every other (16-bit rows of 256 bits).
+  const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T), prefetch_lines = (step_bytes + 63) / 64;
+  const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
+  // Outputs: one ordered pair, or two vectors.
+  const auto put = [&](T* out, V a, V b, bool streamed) HWY_ATTR {
+    if constexpr (kPer == 2) {
+      const auto e = EncodeOutputs<T, 2>(df, a, b, native);
+      Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
+    } else {
+      const auto ea = EncodeOutputs<T, 1>(df, a, b, native), eb = EncodeOutputs<T, 1>(df, b, a, native);
+      Put(hn::DFromV<decltype(ea)>(), ea, reinterpret_cast<Bits<T>*>(out), streamed);
+      Put(hn::DFromV<decltype(eb)>(), eb, reinterpret_cast<Bits<T>*>(out + L), streamed);
     }
-    const V x0 = LoadF32(df, x + j), x1 = LoadF32(df, x + j + L);
-    const V dy0 = LoadF32(df, dy + j), dy1 = LoadF32(df, dy + j + L);
-    const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
-    V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
-    if (kAcc) {
-      // The group's sums so far (from zero at its first row) take this row's terms.
-      if (resume) {
-        dg0 = hn::LoadU(df, block.open_dgamma + j), dg1 = hn::LoadU(df, block.open_dgamma + j + L);
-        if constexpr (K::kDbeta) db0 = hn::LoadU(df, block.open_dbeta + j), db1 = hn::LoadU(df, block.open_dbeta + j + L);
-      }
-      Accumulate<kKind>(dy0, xh0, dg0, db0);
-      Accumulate<kKind>(dy1, xh1, dg1, db1);
-      if (close) {  // the group's last row: its sums join the chunk's
-        dg0 = hn::Add(hn::LoadU(df, block.dgamma + j), dg0), dg1 = hn::Add(hn::LoadU(df, block.dgamma + j + L), dg1);
-        if constexpr (K::kDbeta) {
-          db0 = hn::Add(hn::LoadU(df, block.dbeta + j), db0), db1 = hn::Add(hn::LoadU(df, block.dbeta + j + L), db1);
+  };
+  // The loop for this row's place in its group of dgamma/dbeta sums: the
+  // group's sums so far (kResume; else from zero) take this row's terms, and
+  // at the group's last row (kClose) join the chunk's.
+  const auto steps = [&](auto resume, auto close) HWY_ATTR {
+    constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
+    const float* HWY_RESTRICT dg_in = block.open_dgamma;
+    const float* HWY_RESTRICT db_in = block.open_dbeta;
+    float* HWY_RESTRICT dg_out = kClose ? block.dgamma : block.open_dgamma;
+    float* HWY_RESTRICT db_out = kClose ? block.dbeta : block.open_dbeta;
+    // Two vectors a step. Every load of a step comes before its stores: a
+    // store followed by a load with the same low 12 address bits (dx, x and
+    // the partials often sit at one offset within their pages) waits for it.
+    for (size_t step = 0; j < end; j += 2 * L, ++step) {
+      if (next_x != nullptr && (step & steps_per_prefetch_mask) == 0) {
+        for (size_t line = 0; line < prefetch_lines; ++line) {
+          hwy::Prefetch(next_x + static_cast<size_t>(j) * sizeof(T) + 64 * line);
+          hwy::Prefetch(next_dy + static_cast<size_t>(j) * sizeof(T) + 64 * line);
         }
       }
-    }
-    V dx0 = x0, dx1 = x1;
-    if constexpr (kDx) {
-      dx0 = Dx<kKind>(dy0, hn::LoadU(df, block.gamma + j), xh0, t);
-      dx1 = Dx<kKind>(dy1, hn::LoadU(df, block.gamma + j + L), xh1, t);
-    }
-    if constexpr (kAcc) {
-      hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
-      if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
-    }
-    // Outputs: one ordered pair, or two vectors.
-    const auto put = [&](T* out, V a, V b, bool streamed) HWY_ATTR {
-      if constexpr (kPer == 2) {
-        const auto e = EncodeOutputs<T, 2>(df, a, b, native);
-        Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
-      } else {
-        const auto ea = EncodeOutputs<T, 1>(df, a, b, native), eb = EncodeOutputs<T, 1>(df, b, a, native);
-        Put(hn::DFromV<decltype(ea)>(), ea, reinterpret_cast<Bits<T>*>(out), streamed);
-        Put(hn::DFromV<decltype(eb)>(), eb, reinterpret_cast<Bits<T>*>(out + L), streamed);
+      const V x0 = LoadF32(df, x + j), x1 = LoadF32(df, x + j + L);
+      const V dy0 = LoadF32(df, dy + j), dy1 = LoadF32(df, dy + j + L);
+      const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
+      V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
+      if constexpr (kAcc) {
+        if constexpr (kResume) {
+          dg0 = hn::LoadU(df, dg_in + j), dg1 = hn::LoadU(df, dg_in + j + L);
+          if constexpr (K::kDbeta) db0 = hn::LoadU(df, db_in + j), db1 = hn::LoadU(df, db_in + j + L);
+        }
+        Accumulate<kKind>(dy0, xh0, dg0, db0);
+        Accumulate<kKind>(dy1, xh1, dg1, db1);
+        if constexpr (kClose) {
+          dg0 = hn::Add(hn::LoadU(df, dg_out + j), dg0), dg1 = hn::Add(hn::LoadU(df, dg_out + j + L), dg1);
+          if constexpr (K::kDbeta) {
+            db0 = hn::Add(hn::LoadU(df, db_out + j), db0), db1 = hn::Add(hn::LoadU(df, db_out + j + L), db1);
+          }
+        }
       }
-    };
-    if constexpr (kDx) put(dx + j, dx0, dx1, stream);
-    if constexpr (kRes) put(res + j, xh0, xh1, false);
-  }
+      V dx0 = x0, dx1 = x1;
+      if constexpr (kDx) {
+        dx0 = Dx<kKind>(dy0, hn::LoadU(df, gamma + j), xh0, t);
+        dx1 = Dx<kKind>(dy1, hn::LoadU(df, gamma + j + L), xh1, t);
+      }
+      if constexpr (kAcc) {
+        hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
+        if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
+      }
+      if constexpr (kDx) put(dx + j, dx0, dx1, stream);
+      if constexpr (kRes) put(res + j, xh0, xh1, false);
+    }
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+  const bool resume = block.resume, close = block.group_ends & 1u;
+  if (!kAcc || (!resume && !close)) return steps(No(), No());
+  if (resume && close) return steps(Yes(), Yes());
+  if (resume) return steps(Yes(), No());
+  steps(No(), Yes());
 }
 
 // Columns before the first one where every row's dx is aligned for streaming
@@ -453,6 +471,7 @@ void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
   for (int r = 0; r < block.rows; ++r) {
     k.mean[r] = block.mean[r];
     k.rstd[r] = block.rstd[r];
+    k.a[r] = k.b[r] = k.c[r] = 0.0f;
     if (!p.want_dx) continue;
     const float rstd = block.rstd[r];
     const RowSums s = SumRow<kKind>(static_cast<const T*>(block.x[r]), static_cast<const T*>(block.dy[r]),
