@@ -38,56 +38,6 @@ HWY_INLINE V Centered(V x, V mean) {
   else return x;
 }
 
-// Sums of a row, over xc = x - mean (rstd is applied once per row later).
-struct RowSums {
-  float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
-};
-
-// Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
-// (sum(g) and sum(xc) only where the kind has them).
-template <NormKind kKind, typename T>
-RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* HWY_RESTRICT gamma,
-               int64_t n, float mean) {
-  using K = Terms<kKind>;
-  const hn::ScalableTag<float> df;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  const auto vmean = hn::Set(df, mean);
-  auto g0 = hn::Zero(df), g1 = hn::Zero(df), gx0 = hn::Zero(df), gx1 = hn::Zero(df);
-  auto x0 = hn::Zero(df), x1 = hn::Zero(df);
-  int64_t j = 0;
-  for (; j + 2 * L <= n; j += 2 * L) {
-    const auto xc0 = Centered<K::kMean>(LoadF32(df, x + j), vmean);
-    const auto xc1 = Centered<K::kMean>(LoadF32(df, x + j + L), vmean);
-    const auto ga = hn::Mul(LoadF32(df, dy + j), hn::LoadU(df, gamma + j));
-    const auto gb = hn::Mul(LoadF32(df, dy + j + L), hn::LoadU(df, gamma + j + L));
-    if constexpr (K::kA) {
-      g0 = hn::Add(g0, ga);
-      g1 = hn::Add(g1, gb);
-    }
-    gx0 = hn::MulAdd(ga, xc0, gx0);
-    gx1 = hn::MulAdd(gb, xc1, gx1);
-    if constexpr (K::kC) {
-      x0 = hn::Add(x0, xc0);
-      x1 = hn::Add(x1, xc1);
-    }
-  }
-  for (; j < n; j += L) {
-    const size_t left = static_cast<size_t>(n - j) < static_cast<size_t>(L) ? static_cast<size_t>(n - j) : L;
-    // Lanes past the row end load as 0 and must add nothing, even when mean is not finite.
-    const auto valid = hn::FirstN(df, left);
-    const auto xc = hn::IfThenElseZero(valid, Centered<K::kMean>(LoadF32Tail(df, x + j, left), vmean));
-    const auto g = hn::Mul(LoadF32Tail(df, dy + j, left), LoadF32Tail(df, gamma + j, left));
-    if constexpr (K::kA) g0 = hn::Add(g0, g);
-    gx0 = hn::MulAdd(g, xc, gx0);
-    if constexpr (K::kC) x0 = hn::Add(x0, xc);
-  }
-  RowSums sums;
-  if constexpr (K::kA) sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(g0, g1)));
-  sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(gx0, gx1)));
-  if constexpr (K::kC) sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(x0, x1)));
-  return sums;
-}
-
 // Per-row constants of pass 2, set for the block's rows only (a block is
 // often a single row).
 struct RowConstants {
@@ -111,10 +61,13 @@ HWY_INLINE RowVectors<hn::Vec<DF>> RowVectorsOf(DF df, const RowConstants& k, in
 // where the reference's terms do.
 // Scalar math: x_hat = (x - mean) * rstd; dx = rstd * ((dy * gamma - a) - (x_hat - c) * b).
 template <NormKind kKind, class V>
-HWY_INLINE V XHat(V x, const RowVectors<V>& t) {
-  const V xc = Centered<Terms<kKind>::kMean>(x, t.mean);
-  if constexpr (Terms<kKind>::kScale) return hn::Mul(xc, t.rstd);
+HWY_INLINE V XHatOfCentered(V xc, V rstd) {
+  if constexpr (Terms<kKind>::kScale) return hn::Mul(xc, rstd);
   else return xc;
+}
+template <NormKind kKind, class V>
+HWY_INLINE V XHat(V x, const RowVectors<V>& t) {
+  return XHatOfCentered<kKind>(Centered<Terms<kKind>::kMean>(x, t.mean), t.rstd);
 }
 template <NormKind kKind, class V>
 HWY_INLINE V Dx(V dy, V gamma, V xh, const RowVectors<V>& t) {
@@ -129,6 +82,90 @@ template <NormKind kKind, class V>
 HWY_INLINE void Accumulate(V dy, V xh, V& dg, V& db) {
   dg = hn::MulAdd(dy, xh, dg);
   if constexpr (Terms<kKind>::kDbeta) db = hn::Add(db, dy);
+}
+
+// Sums of a row, over xc = x - mean (rstd is applied once per row later).
+struct RowSums {
+  float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
+};
+
+// Where a row's pass 1 puts its dgamma/dbeta terms (kAcc): they join the
+// sums of its group so far (kResume: open_*; else from zero), and at the
+// group's last row (kClose) the chunk's.
+struct RowPartials {
+  const float* dg_in = nullptr;
+  const float* db_in = nullptr;
+  float* dg_out = nullptr;  // the open sums, or the chunk's (kClose)
+  float* db_out = nullptr;
+};
+
+// Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
+// (sum(g) and sum(xc) only where the kind has them); with kAcc also
+// dgamma += dy * xc * rstd, dbeta += dy, as pass 2 would.
+template <NormKind kKind, typename T, bool kAcc = false, bool kResume = false, bool kClose = false>
+RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* HWY_RESTRICT gamma,
+               int64_t n, float mean, float rstd = 1.0f, const RowPartials& out = {}) {
+  using K = Terms<kKind>;
+  const hn::ScalableTag<float> df;
+  using V = hn::Vec<decltype(df)>;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  const auto vmean = hn::Set(df, mean), vrstd = hn::Set(df, rstd);
+  auto g0 = hn::Zero(df), g1 = hn::Zero(df), gx0 = hn::Zero(df), gx1 = hn::Zero(df);
+  auto x0 = hn::Zero(df), x1 = hn::Zero(df);
+  // Columns [c, c + left) of the partials; the row's loop has no other stores.
+  const auto partials = [&](int64_t c, V vdy, V xc, size_t left) HWY_ATTR {
+    const bool whole = left == static_cast<size_t>(L);
+    const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
+    const auto store = [&](V v, float* p) HWY_ATTR { whole ? hn::StoreU(v, df, p) : StoreF32Tail(df, v, p, left); };
+    V dg = kResume ? load(out.dg_in + c) : hn::Zero(df), db = dg;
+    if constexpr (K::kDbeta) db = kResume ? load(out.db_in + c) : hn::Zero(df);
+    Accumulate<kKind>(vdy, XHatOfCentered<kKind>(xc, vrstd), dg, db);
+    if constexpr (kClose) {
+      dg = hn::Add(load(out.dg_out + c), dg);
+      if constexpr (K::kDbeta) db = hn::Add(load(out.db_out + c), db);
+    }
+    store(dg, out.dg_out + c);
+    if constexpr (K::kDbeta) store(db, out.db_out + c);
+  };
+  int64_t j = 0;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    const auto xc0 = Centered<K::kMean>(LoadF32(df, x + j), vmean);
+    const auto xc1 = Centered<K::kMean>(LoadF32(df, x + j + L), vmean);
+    const auto dy0 = LoadF32(df, dy + j), dy1 = LoadF32(df, dy + j + L);
+    const auto ga = hn::Mul(dy0, hn::LoadU(df, gamma + j));
+    const auto gb = hn::Mul(dy1, hn::LoadU(df, gamma + j + L));
+    if constexpr (K::kA) {
+      g0 = hn::Add(g0, ga);
+      g1 = hn::Add(g1, gb);
+    }
+    gx0 = hn::MulAdd(ga, xc0, gx0);
+    gx1 = hn::MulAdd(gb, xc1, gx1);
+    if constexpr (K::kC) {
+      x0 = hn::Add(x0, xc0);
+      x1 = hn::Add(x1, xc1);
+    }
+    if constexpr (kAcc) {
+      partials(j, dy0, xc0, L);
+      partials(j + L, dy1, xc1, L);
+    }
+  }
+  for (; j < n; j += L) {
+    const size_t left = static_cast<size_t>(n - j) < static_cast<size_t>(L) ? static_cast<size_t>(n - j) : L;
+    // Lanes past the row end load as 0 and must add nothing, even when mean is not finite.
+    const auto valid = hn::FirstN(df, left);
+    const auto xc = hn::IfThenElseZero(valid, Centered<K::kMean>(LoadF32Tail(df, x + j, left), vmean));
+    const auto vdy = LoadF32Tail(df, dy + j, left);
+    const auto g = hn::Mul(vdy, LoadF32Tail(df, gamma + j, left));
+    if constexpr (K::kA) g0 = hn::Add(g0, g);
+    gx0 = hn::MulAdd(g, xc, gx0);
+    if constexpr (K::kC) x0 = hn::Add(x0, xc);
+    if constexpr (kAcc) partials(j, vdy, xc, left);
+  }
+  RowSums sums;
+  if constexpr (K::kA) sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(g0, g1)));
+  sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(gx0, gx1)));
+  if constexpr (K::kC) sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(x0, x1)));
+  return sums;
 }
 
 // 16-bit rows are stored by ordered pairs of vectors where the target has
@@ -467,6 +504,11 @@ template <NormKind kKind, typename T>
 void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
   // Pass 1: per-row constants of dx:
   //   a = inv_n * sum(g), b = inv_n * rstd * sum(g * xc), c = inv_n * rstd * sum(xc).
+  // A lone row adds its dgamma/dbeta terms in pass 1, so that pass 2 stores
+  // dx alone: its streaming stores drain slowly, and the partials' stores
+  // would wait behind them in the store queue.
+  const bool acc = block.dgamma != nullptr;
+  const bool acc_in_pass1 = acc && p.want_dx && block.rows == 1 && kKind != NormKind::kColumnSums;
   RowConstants k;
   for (int r = 0; r < block.rows; ++r) {
     k.mean[r] = block.mean[r];
@@ -474,22 +516,37 @@ void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
     k.a[r] = k.b[r] = k.c[r] = 0.0f;
     if (!p.want_dx) continue;
     const float rstd = block.rstd[r];
-    const RowSums s = SumRow<kKind>(static_cast<const T*>(block.x[r]), static_cast<const T*>(block.dy[r]),
-                                    block.gamma, p.N, block.mean[r]);
+    const T* x = static_cast<const T*>(block.x[r]);
+    const T* dy = static_cast<const T*>(block.dy[r]);
+    const auto sum_row = [&](auto resume, auto close) {
+      constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
+      RowPartials out;
+      out.dg_in = block.open_dgamma;
+      out.db_in = block.open_dbeta;
+      out.dg_out = kClose ? block.dgamma : block.open_dgamma;
+      out.db_out = kClose ? block.dbeta : block.open_dbeta;
+      return SumRow<kKind, T, true, kResume, kClose>(x, dy, block.gamma, p.N, block.mean[r], rstd, out);
+    };
+    using Yes = std::true_type;
+    using No = std::false_type;
+    const bool resume = block.resume, close = block.group_ends & 1u;
+    RowSums s;
+    if (!acc_in_pass1) s = SumRow<kKind>(x, dy, block.gamma, p.N, block.mean[r]);
+    else if (resume) s = close ? sum_row(Yes(), Yes()) : sum_row(Yes(), No());
+    else s = close ? sum_row(No(), Yes()) : sum_row(No(), No());
     k.a[r] = s.g * p.inv_n;
     k.b[r] = s.gxc * rstd * p.inv_n;
     k.c[r] = s.xc * rstd * p.inv_n;
   }
   // Pass 2: one sweep over the columns for the whole block, with the
   // outputs this kind and this call have.
-  const bool acc = block.dgamma != nullptr;
   if constexpr (kKind == NormKind::kColumnSums) {
     SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions);
   } else if constexpr (kKind == NormKind::kLayerNormGrad) {  // dx and x_hat; no dgamma/dbeta partials
     p.want_res ? SweepColumns<kKind, T, true, true, false>(block, p.N, k, p.stream_dx, p.bf16_instructions)
                : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx, p.bf16_instructions);
   } else if (p.want_dx) {
-    acc ? SweepColumns<kKind, T, true, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions)
+    acc && !acc_in_pass1 ? SweepColumns<kKind, T, true, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions)
         : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx, p.bf16_instructions);
   } else if (acc) {
     SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions);
