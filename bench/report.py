@@ -9,7 +9,7 @@ and the PyTorch peer (bench/peers/torch_cpu.py), all at 1 thread and at all
 threads, on the benchmark's shapes. Peers that are missing are reported as
 missing, never estimated.
 
-    python3 bench/report.py [--build build] [--python PY] [--quick] [--huge-pages] [--staggered]
+    python3 bench/report.py [--build build] [--python PY] [--quick] [--huge-pages] [--staggered] [--tag NAME]
 
 --huge-pages runs everything on memory advised for large pages (gradops and
 oneDNN through their --huge-pages flags, PyTorch through its
@@ -18,7 +18,8 @@ performance-huge-pages.png instead. --staggered places the tensors of gradops
 and oneDNN (which share them) at staggered offsets within their pages, as
 aclrtMalloc does on the CPU; PyTorch allocates its own as ever. It writes
 performance-latest-staggered.md and performance-staggered.png (both flags:
--huge-pages-staggered).
+-huge-pages-staggered). --tag NAME puts -NAME first in those suffixes, to keep
+the record of another machine beside the main one.
 """
 import argparse
 import datetime
@@ -65,11 +66,13 @@ def main():
     parser.add_argument("--staggered", action="store_true",
                         help="gradops' and oneDNN's tensors at staggered page offsets (as aclrtMalloc places them)")
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"))
+    parser.add_argument("--tag", default="", help="a name for this machine in the files' names (e.g. avx2)")
     args = parser.parse_args()
     threads_all = os.cpu_count() or 1
     quick = ["--quick"] if args.quick else []
     memory = (["--huge-pages"] if args.huge_pages else []) + (["--staggered"] if args.staggered else [])
-    args.suffix = ("-huge-pages" if args.huge_pages else "") + ("-staggered" if args.staggered else "")
+    args.suffix = (("-" + args.tag if args.tag else "") + ("-huge-pages" if args.huge_pages else "") +
+                   ("-staggered" if args.staggered else ""))
 
     gradops = os.path.join(args.build, "gradops")
     bench = json.loads(run([gradops, "bench", "--json"] + quick + memory))
@@ -89,6 +92,10 @@ def main():
                     cmd += [str(m), str(n)]
                 peers += [r for r in json_lines(run(cmd)) if r["system"] == "onednn"]
         onednn_status = "oneDNN " + (run(["dpkg-query", "-W", "-f=${Version}", "libdnnl-dev"]).strip() or "?")
+        unsupported = sorted({r["dtype"] for r in peers if "unsupported" in r})
+        if unsupported:
+            onednn_status += " (no %s implementation on this CPU)" % ", ".join(unsupported)
+        peers = [r for r in peers if "unsupported" not in r]
     torch_status = "not available"
     try:
         torch_rows = json_lines(run([args.python, os.path.join(ROOT, "bench/peers/torch_cpu.py"), "--threads"]
