@@ -112,20 +112,26 @@ RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* H
   const auto vmean = hn::Set(df, mean), vrstd = hn::Set(df, rstd);
   auto g0 = hn::Zero(df), g1 = hn::Zero(df), gx0 = hn::Zero(df), gx1 = hn::Zero(df);
   auto x0 = hn::Zero(df), x1 = hn::Zero(df);
-  // Columns [c, c + left) of the partials; the row's loop has no other stores.
+  // Columns [c, c + left) of the partials; the row's loop has no other
+  // stores. The pointers are locals: read through `out` they would be
+  // loaded again after every store (which might alias them), twice as slow.
+  const float* HWY_RESTRICT dg_in = out.dg_in;
+  const float* HWY_RESTRICT db_in = out.db_in;
+  float* HWY_RESTRICT dg_out = out.dg_out;
+  float* HWY_RESTRICT db_out = out.db_out;
   const auto partials = [&](int64_t c, V vdy, V xc, size_t left) HWY_ATTR {
     const bool whole = left == static_cast<size_t>(L);
     const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
     const auto store = [&](V v, float* p) HWY_ATTR { whole ? hn::StoreU(v, df, p) : StoreF32Tail(df, v, p, left); };
-    V dg = kResume ? load(out.dg_in + c) : hn::Zero(df), db = dg;
-    if constexpr (K::kDbeta) db = kResume ? load(out.db_in + c) : hn::Zero(df);
+    V dg = kResume ? load(dg_in + c) : hn::Zero(df), db = dg;
+    if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : hn::Zero(df);
     Accumulate<kKind>(vdy, XHatOfCentered<kKind>(xc, vrstd), dg, db);
     if constexpr (kClose) {
-      dg = hn::Add(load(out.dg_out + c), dg);
-      if constexpr (K::kDbeta) db = hn::Add(load(out.db_out + c), db);
+      dg = hn::Add(load(dg_out + c), dg);
+      if constexpr (K::kDbeta) db = hn::Add(load(db_out + c), db);
     }
-    store(dg, out.dg_out + c);
-    if constexpr (K::kDbeta) store(db, out.db_out + c);
+    store(dg, dg_out + c);
+    if constexpr (K::kDbeta) store(db, db_out + c);
   };
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
