@@ -115,10 +115,11 @@ RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* H
   // Columns [c, c + left) of the partials; the row's loop has no other
   // stores. The pointers are locals: read through `out` they would be
   // loaded again after every store (which might alias them), twice as slow.
-  const float* HWY_RESTRICT dg_in = out.dg_in;
-  const float* HWY_RESTRICT db_in = out.db_in;
-  float* HWY_RESTRICT dg_out = out.dg_out;
-  float* HWY_RESTRICT db_out = out.db_out;
+  // (dg_in and dg_out are one array except at a group's end: no restrict.)
+  const float* dg_in = out.dg_in;
+  const float* db_in = out.db_in;
+  float* dg_out = out.dg_out;
+  float* db_out = out.db_out;
   const auto partials = [&](int64_t c, V vdy, V xc, size_t left) HWY_ATTR {
     const bool whole = left == static_cast<size_t>(L);
     const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
@@ -370,11 +371,13 @@ void SweepRow(const NormBlock& block, const RowConstants& k, bool stream, bool n
   using V = hn::Vec<decltype(df)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
-  const T* HWY_RESTRICT x = static_cast<const T*>(block.x[0]);
-  const T* HWY_RESTRICT dy = static_cast<const T*>(block.dy[0]);
-  T* HWY_RESTRICT dx = static_cast<T*>(block.dx[0]);
-  T* HWY_RESTRICT res = static_cast<T*>(block.res[0]);
-  const float* HWY_RESTRICT gamma = block.gamma;
+  // Local pointers (stores through them cannot move them); no restrict: an
+  // output may be an input in place (gradops/ops.h).
+  const T* x = static_cast<const T*>(block.x[0]);
+  const T* dy = static_cast<const T*>(block.dy[0]);
+  T* dx = static_cast<T*>(block.dx[0]);
+  T* res = static_cast<T*>(block.res[0]);
+  const float* gamma = block.gamma;
   stream = stream && reinterpret_cast<uintptr_t>(dx + j) % (L * sizeof(T) * kPer) == 0;
   const RowVectors<V> t = RowVectorsOf(df, k, 0);
   const char* next_x = static_cast<const char*>(block.next_x);
@@ -399,10 +402,10 @@ void SweepRow(const NormBlock& block, const RowConstants& k, bool stream, bool n
   // at the group's last row (kClose) join the chunk's.
   const auto steps = [&](auto resume, auto close) HWY_ATTR {
     constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
-    const float* HWY_RESTRICT dg_in = block.open_dgamma;
-    const float* HWY_RESTRICT db_in = block.open_dbeta;
-    float* HWY_RESTRICT dg_out = kClose ? block.dgamma : block.open_dgamma;
-    float* HWY_RESTRICT db_out = kClose ? block.dbeta : block.open_dbeta;
+    const float* dg_in = block.open_dgamma;
+    const float* db_in = block.open_dbeta;
+    float* dg_out = kClose ? block.dgamma : block.open_dgamma;
+    float* db_out = kClose ? block.dbeta : block.open_dbeta;
     // Two vectors a step. Every load of a step comes before its stores: a
     // store followed by a load with the same low 12 address bits (dx, x and
     // the partials often sit at one offset within their pages) waits for it.
