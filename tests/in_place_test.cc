@@ -17,11 +17,17 @@ const DType kDTypes[3] = {DType::kFloat32, DType::kFloat16, DType::kBFloat16};
 // more in float32) are streamed.
 const std::vector<std::vector<int64_t>> kShapes = {{37, 77}, {1025, 4100}};
 
-// Tensors of equal contents, from the same seed.
+// Tensors of one shape and dtype with equal contents: the first filled
+// from the seed, the others copied from it.
 void FillSame(uint64_t seed, std::initializer_list<Tensor*> tensors, float lo, float hi) {
+  std::mt19937_64 rng(seed);
+  Tensor* first = *tensors.begin();
+  first->FillRandom(rng, lo, hi);
   for (Tensor* t : tensors) {
-    std::mt19937_64 rng(seed);
-    t->FillRandom(rng, lo, hi);
+    if (t == first) continue;
+    ASSERT_EQ(t->storage_elements(), first->storage_elements());
+    std::memcpy(t->view().data, first->view().data,
+                static_cast<size_t>(first->storage_elements()) * DTypeSize(first->view().dtype));
   }
 }
 
@@ -37,7 +43,8 @@ TEST(LayerNormBackward, InPlace) {
       for (Tensor* t : {&mean, &gamma}) t->FillRandom(rng, -2, 2);
       rstd.FillRandom(rng, 0.5f, 2);
       // in: 0 separate outputs, 1 dx over dy, 2 dx over x.
-      Tensor dy0(dtype, shape), x0(dtype, shape), dx0(dtype, shape), dg0(DType::kFloat32, {N}), db0(DType::kFloat32, {N});
+      Tensor dy0(dtype, shape), x0(dtype, shape), dx0(dtype, shape);
+      Tensor dg0(DType::kFloat32, {N}), db0(DType::kFloat32, {N});
       Tensor dy1(dtype, shape), x1(dtype, shape), dg1(DType::kFloat32, {N}), db1(DType::kFloat32, {N});
       Tensor dy2(dtype, shape), x2(dtype, shape), dg2(DType::kFloat32, {N}), db2(DType::kFloat32, {N});
       FillSame(82, {&dy0, &dy1, &dy2}, -2, 2);

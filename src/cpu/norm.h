@@ -34,6 +34,9 @@ constexpr bool HasA(NormKind k) { return HasMean(k); }
 constexpr bool HasC(NormKind k) { return k == NormKind::kLayerNormGrad; }
 constexpr bool HasScale(NormKind k) { return k != NormKind::kColumnSums; }
 constexpr bool HasDbeta(NormKind k) { return k != NormKind::kRmsNorm; }  // RMSNorm has no beta
+// Kinds whose rows swept alone add their dgamma/dbeta terms in pass 1, so
+// that pass 2 stores dx alone (BlockKernel in norm_kernel.cc).
+constexpr bool PartialsInPass1(NormKind k) { return k == NormKind::kLayerNorm || k == NormKind::kRmsNorm; }
 
 // M rows by N columns of a view: data points at the view's first element.
 struct MatrixOperand {
@@ -76,6 +79,7 @@ struct NormSchedule {
   int threads = 1;
   bool packed = false;      // rows pass through float32 scratch (strided or mixed dtypes)
   int block_rows = 1;       // rows sharing one sweep of the column partials
+  bool sweep_rows = false;  // pass 2 row by row (blocks of 1 or 2 rows), else across the block
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
@@ -100,6 +104,7 @@ void RunNorm(const NormProblem& problem, const NormSchedule& schedule, void* wor
 // The SIMD kernel: a block of rows, all row pointers at column 0 of
 // contiguous rows of `dtype`.
 constexpr int kMaxBlockRows = 32;
+constexpr int kMaxRowsAlone = 2;  // rows of a block whose pass 2 sweeps them one at a time
 
 struct NormBlock {
   int rows = 0;
@@ -109,8 +114,10 @@ struct NormBlock {
   void* res[kMaxBlockRows] = {};
   float mean[kMaxBlockRows] = {};
   float rstd[kMaxBlockRows] = {};
-  const void* next_x = nullptr;  // a block of one row: the next row, to prefetch (or null)
-  const void* next_dy = nullptr;
+  // Rows swept alone (NormKernelParams::sweep_rows, or a block of one row):
+  // the row `rows` after row r, prefetched during r's pass 2 (or null).
+  const void* next_x[kMaxRowsAlone] = {};
+  const void* next_dy[kMaxRowsAlone] = {};
   const float* gamma = nullptr;  // N values
   // dgamma and dbeta are summed over groups of rows (kGroupRows from the
   // chunk's first row), each group from zero, and each group's sums added to
@@ -120,7 +127,7 @@ struct NormBlock {
   float* open_dgamma = nullptr;  // N sums of a group left open at a block's end
   float* open_dbeta = nullptr;
   bool resume = false;           // row 0 continues the open group (else starts one)
-  uint32_t group_ends = 0;       // bit r: a group ends at row r
+  uint32_t group_ends = 0;       // bit r: a group ends at row r (with sweep_rows, the last row at most)
 };
 static_assert(kMaxBlockRows <= 32, "group_ends holds a bit per row");
 
@@ -135,6 +142,7 @@ struct NormKernelParams {
   int64_t N = 0;
   float inv_n = 0.0f;
   bool want_dx = false, want_res = false;
+  bool sweep_rows = false;  // NormSchedule::sweep_rows
   bool stream_dx = false;  // non-temporal stores for dx, from its first aligned column
   bool bf16_instructions = false;  // BFloat16Instructions(), read once per run
 };

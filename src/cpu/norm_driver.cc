@@ -86,7 +86,15 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
                           : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, kMaxBlockRows));
-  if (!s.packed && (p.want_dx || p.want_res) && SweepsRows()) s.block_rows = 1;
+  s.sweep_rows = !s.packed && (p.want_dx || p.want_res) && SweepsRows();
+  if (s.sweep_rows) {
+    // Rows swept alone add their dgamma/dbeta terms in pass 1, two rows at
+    // once where there are partials: one load and store of them for both
+    // rows. Measured at 2 threads on the AVX2 Zen 3 (docs/performance.md,
+    // attempt 38): LayerNorm 16-bit +7-32%, float32 -4..+26%; RMSNorm
+    // -9..+22% (it has dgamma alone).
+    s.block_rows = PartialsInPass1(p.kind) && p.want_dx && want_acc ? 2 : 1;
+  }
   if (!s.packed && !p.want_dx && !p.want_res) {
     // Column sums alone have no first pass that brings each row into the
     // cache in order, so the sweep's short steps across rows are what the
@@ -138,6 +146,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   params.inv_n = p.inv_n;
   params.want_dx = p.want_dx;
   params.want_res = p.want_res;
+  params.sweep_rows = s.sweep_rows;
   params.stream_dx = s.stream_dx;
   params.bf16_instructions = BFloat16Instructions();
 
@@ -162,14 +171,15 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     block.dbeta = dgamma ? dgamma + N : nullptr;
     block.open_dgamma = open;
     block.open_dbeta = open ? open + N : nullptr;
-    for (int64_t r0 = begin; r0 < end; r0 += s.block_rows) {
+    const auto ends_group = [&](int64_t row) { return (row + 1 - begin) % group_rows == 0 || row + 1 == end; };
+    for (int64_t r0 = begin; r0 < end; r0 += block.rows) {
       block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, end - r0));
+      // Rows swept alone are summed in pass 1 as one group at most.
+      if (s.sweep_rows && ends_group(r0)) block.rows = 1;
       block.resume = (r0 - begin) % group_rows != 0;
       block.group_ends = 0;
-      block.next_x = block.next_dy = nullptr;
       for (int r = 0; r < block.rows; ++r) {
-        const int64_t next = r0 + r + 1;
-        if ((next - begin) % group_rows == 0 || next == end) block.group_ends |= 1u << r;
+        if (ends_group(r0 + r)) block.group_ends |= 1u << r;
       }
       for (int r = 0; r < block.rows; ++r) {
         const int64_t row = r0 + r;
@@ -192,9 +202,11 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
           if (p.want_res) block.res[r] = RowPointer(p.res, row);
         }
       }
-      if (block.rows == 1 && !s.packed && r0 + 1 < M) {
-        block.next_x = RowPointer(p.x, r0 + 1);
-        block.next_dy = RowPointer(p.dy, r0 + 1);
+      for (int r = 0; r < kMaxRowsAlone; ++r) {
+        const int64_t next = r0 + block.rows + r;
+        const bool alone = !s.packed && r < block.rows && (s.sweep_rows || block.rows == 1);
+        block.next_x[r] = alone && next < M ? RowPointer(p.x, next) : nullptr;
+        block.next_dy[r] = alone && next < M ? RowPointer(p.dy, next) : nullptr;
       }
       NormBlockKernel(params, block);
       if (s.packed) {

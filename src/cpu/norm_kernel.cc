@@ -6,6 +6,7 @@
 #define HWY_TARGET_INCLUDE "cpu/norm_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <algorithm>
 #include <type_traits>
 
 #include "cpu/convert-inl.h"
@@ -89,8 +90,36 @@ struct RowSums {
   float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
 };
 
-// Where a row's pass 1 puts its dgamma/dbeta terms (kAcc): they join the
-// sums of its group so far (kResume: open_*; else from zero), and at the
+// A row's running sums in pass 1: even and odd vectors in separate chains.
+template <class V>
+struct SumChains {
+  V g0, g1, gx0, gx1, xc0, xc1;
+};
+
+// One vector's terms (g = dy * gamma, and xc) join chain 1 (kOdd) or 0.
+template <NormKind kKind, bool kOdd, class V>
+HWY_INLINE void AddSums(SumChains<V>& s, V g, V xc) {
+  using K = Terms<kKind>;
+  V& sum_g = kOdd ? s.g1 : s.g0;
+  V& sum_gxc = kOdd ? s.gx1 : s.gx0;
+  V& sum_xc = kOdd ? s.xc1 : s.xc0;
+  if constexpr (K::kA) sum_g = hn::Add(sum_g, g);
+  sum_gxc = hn::MulAdd(g, xc, sum_gxc);
+  if constexpr (K::kC) sum_xc = hn::Add(sum_xc, xc);
+}
+
+template <NormKind kKind, class DF>
+HWY_INLINE RowSums ReduceSums(DF df, const SumChains<hn::Vec<DF>>& s) {
+  using K = Terms<kKind>;
+  RowSums sums;
+  if constexpr (K::kA) sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.g0, s.g1)));
+  sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.gx0, s.gx1)));
+  if constexpr (K::kC) sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.xc0, s.xc1)));
+  return sums;
+}
+
+// Where pass 1 puts its rows' dgamma/dbeta terms (kAcc): they join the sums
+// of their group so far (kResume: open_*; else from zero), and at the
 // group's last row (kClose) the chunk's.
 struct RowPartials {
   const float* dg_in = nullptr;
@@ -99,20 +128,52 @@ struct RowPartials {
   float* db_out = nullptr;
 };
 
+template <bool kClose>
+RowPartials PartialsOf(const NormBlock& block) {
+  RowPartials out;
+  out.dg_in = block.open_dgamma;
+  out.db_in = block.open_dbeta;
+  out.dg_out = kClose ? block.dgamma : block.open_dgamma;
+  out.db_out = kClose ? block.dbeta : block.open_dbeta;
+  return out;
+}
+
+// f(resume, close) with the block's place in its group of dgamma/dbeta sums
+// as std::bool_constant arguments, so that loops hold no branch on it:
+// resume, the group's sums so far are in open_*; close, the group ends at
+// the block's last row (and at no row before it: rows swept alone).
+template <class F>
+HWY_INLINE auto WithGroupPlace(const NormBlock& block, F&& f) {
+  using Yes = std::true_type;
+  using No = std::false_type;
+  const bool close = block.group_ends >> (block.rows - 1) & 1u;
+  if (block.resume) return close ? f(Yes(), Yes()) : f(Yes(), No());
+  return close ? f(No(), Yes()) : f(No(), No());
+}
+
+// Pass 1 of kRows (1 or 2) rows from row r of the block, into sums[0..kRows).
 // Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
 // (sum(g) and sum(xc) only where the kind has them); with kAcc also
-// dgamma += dy * xc * rstd, dbeta += dy, as pass 2 would.
-template <NormKind kKind, typename T, bool kAcc = false, bool kResume = false, bool kClose = false>
-RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* HWY_RESTRICT gamma,
-               int64_t n, float mean, float rstd = 1.0f, const RowPartials& out = {}) {
+// dgamma += dy * xc * rstd, dbeta += dy, row after row, as pass 2 would:
+// two rows load and store the partials once for both.
+template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
+void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, RowSums* sums) {
+  static_assert(kRows == 1 || kRows == 2, "one row or two");
   using K = Terms<kKind>;
   const hn::ScalableTag<float> df;
   using V = hn::Vec<decltype(df)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  const auto vmean = hn::Set(df, mean), vrstd = hn::Set(df, rstd);
-  auto g0 = hn::Zero(df), g1 = hn::Zero(df), gx0 = hn::Zero(df), gx1 = hn::Zero(df);
-  auto x0 = hn::Zero(df), x1 = hn::Zero(df);
-  // Columns [c, c + left) of the partials; the row's loop has no other
+  constexpr int kLast = kRows - 1;
+  const T* x0 = static_cast<const T*>(block.x[r]);
+  const T* dy0 = static_cast<const T*>(block.dy[r]);
+  const T* x1 = static_cast<const T*>(block.x[r + kLast]);
+  const T* dy1 = static_cast<const T*>(block.dy[r + kLast]);
+  const float* gamma = block.gamma;
+  const V mean0 = hn::Set(df, block.mean[r]), mean1 = hn::Set(df, block.mean[r + kLast]);
+  const V rstd0 = hn::Set(df, block.rstd[r]), rstd1 = hn::Set(df, block.rstd[r + kLast]);
+  const V zero = hn::Zero(df);
+  SumChains<V> s0{zero, zero, zero, zero, zero, zero}, s1 = s0;
+  // Columns [c, c + left) of the partials; the rows' loop has no other
   // stores. The pointers are locals: read through `out` they would be
   // loaded again after every store (which might alias them), twice as slow.
   // (dg_in and dg_out are one array except at a group's end: no restrict.)
@@ -120,13 +181,14 @@ RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* H
   const float* db_in = out.db_in;
   float* dg_out = out.dg_out;
   float* db_out = out.db_out;
-  const auto partials = [&](int64_t c, V vdy, V xc, size_t left) HWY_ATTR {
+  const auto partials = [&](int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, size_t left) HWY_ATTR {
     const bool whole = left == static_cast<size_t>(L);
     const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
     const auto store = [&](V v, float* p) HWY_ATTR { whole ? hn::StoreU(v, df, p) : StoreF32Tail(df, v, p, left); };
-    V dg = kResume ? load(dg_in + c) : hn::Zero(df), db = dg;
-    if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : hn::Zero(df);
-    Accumulate<kKind>(vdy, XHatOfCentered<kKind>(xc, vrstd), dg, db);
+    V dg = kResume ? load(dg_in + c) : zero, db = dg;
+    if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : zero;
+    Accumulate<kKind>(dy_0, XHatOfCentered<kKind>(xc_0, rstd0), dg, db);
+    if constexpr (kRows == 2) Accumulate<kKind>(dy_1, XHatOfCentered<kKind>(xc_1, rstd1), dg, db);
     if constexpr (kClose) {
       dg = hn::Add(load(dg_out + c), dg);
       if constexpr (K::kDbeta) db = hn::Add(load(db_out + c), db);
@@ -134,45 +196,39 @@ RowSums SumRow(const T* HWY_RESTRICT x, const T* HWY_RESTRICT dy, const float* H
     store(dg, dg_out + c);
     if constexpr (K::kDbeta) store(db, db_out + c);
   };
+  // Vector v from column c of each row (its last `left` columns: kTail;
+  // lanes past the row end load as 0 and must add nothing, even when mean
+  // is not finite).
+  const auto vector = [&](auto odd, auto tail, int64_t c, size_t left) HWY_ATTR {
+    constexpr bool kOdd = decltype(odd)::value, kTail = decltype(tail)::value;
+    const auto load = [&](const auto* p) HWY_ATTR {
+      if constexpr (kTail) return LoadF32Tail(df, p, left);
+      else return LoadF32(df, p);
+    };
+    const V gm = load(gamma + c);
+    const auto row = [&](const T* x, const T* dy, V mean, SumChains<V>& s, V& xc, V& vdy) HWY_ATTR {
+      xc = Centered<K::kMean>(load(x + c), mean);
+      if constexpr (kTail) xc = hn::IfThenElseZero(hn::FirstN(df, left), xc);
+      vdy = load(dy + c);
+      AddSums<kKind, kOdd>(s, hn::Mul(vdy, gm), xc);
+    };
+    V xc_0, dy_0, xc_1 = zero, dy_1 = zero;
+    row(x0, dy0, mean0, s0, xc_0, dy_0);
+    if constexpr (kRows == 2) row(x1, dy1, mean1, s1, xc_1, dy_1);
+    if constexpr (kAcc) partials(c, dy_0, xc_0, dy_1, xc_1, left);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
-    const auto xc0 = Centered<K::kMean>(LoadF32(df, x + j), vmean);
-    const auto xc1 = Centered<K::kMean>(LoadF32(df, x + j + L), vmean);
-    const auto dy0 = LoadF32(df, dy + j), dy1 = LoadF32(df, dy + j + L);
-    const auto ga = hn::Mul(dy0, hn::LoadU(df, gamma + j));
-    const auto gb = hn::Mul(dy1, hn::LoadU(df, gamma + j + L));
-    if constexpr (K::kA) {
-      g0 = hn::Add(g0, ga);
-      g1 = hn::Add(g1, gb);
-    }
-    gx0 = hn::MulAdd(ga, xc0, gx0);
-    gx1 = hn::MulAdd(gb, xc1, gx1);
-    if constexpr (K::kC) {
-      x0 = hn::Add(x0, xc0);
-      x1 = hn::Add(x1, xc1);
-    }
-    if constexpr (kAcc) {
-      partials(j, dy0, xc0, L);
-      partials(j + L, dy1, xc1, L);
-    }
+    vector(No(), No(), j, L);
+    vector(Yes(), No(), j + L, L);
   }
   for (; j < n; j += L) {
-    const size_t left = static_cast<size_t>(n - j) < static_cast<size_t>(L) ? static_cast<size_t>(n - j) : L;
-    // Lanes past the row end load as 0 and must add nothing, even when mean is not finite.
-    const auto valid = hn::FirstN(df, left);
-    const auto xc = hn::IfThenElseZero(valid, Centered<K::kMean>(LoadF32Tail(df, x + j, left), vmean));
-    const auto vdy = LoadF32Tail(df, dy + j, left);
-    const auto g = hn::Mul(vdy, LoadF32Tail(df, gamma + j, left));
-    if constexpr (K::kA) g0 = hn::Add(g0, g);
-    gx0 = hn::MulAdd(g, xc, gx0);
-    if constexpr (K::kC) x0 = hn::Add(x0, xc);
-    if constexpr (kAcc) partials(j, vdy, xc, left);
+    vector(No(), Yes(), j, static_cast<size_t>(std::min<int64_t>(n - j, L)));
   }
-  RowSums sums;
-  if constexpr (K::kA) sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(g0, g1)));
-  sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(gx0, gx1)));
-  if constexpr (K::kC) sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(x0, x1)));
-  return sums;
+  sums[0] = ReduceSums<kKind>(df, s0);
+  if constexpr (kRows == 2) sums[1] = ReduceSums<kKind>(df, s1);
 }
 
 // 16-bit rows are stored by ordered pairs of vectors where the target has
@@ -356,16 +412,18 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
 
 // A block of one row, columns [j, end) two vectors a step (end - j a
 // multiple of 2 * Lanes): the same arithmetic as Columns, the row's constants
-// held across the whole row and its dgamma/dbeta group sums through memory
-// (open_dgamma, then the chunk's at the group's last row), since a lone row
-// has no rows to hold them across in registers. A block sweep stores dx to
+// held across the whole row and, with kAcc (when pass 1 has not added them:
+// BlockKernel), its dgamma/dbeta group sums through memory (open_dgamma,
+// then the chunk's at the group's last row), since a lone row has no rows to
+// hold them across in registers. A block sweep stores dx to
 // every row of its block in turn, one step apart; a row alone is one write
 // stream, whose stores never precede a load of the same columns of another
 // row (no 4 KiB aliasing). While this row computes from the cache, the next
 // row's x and dy are prefetched (a line of each per line of this row), so
 // that memory keeps working through pass 2: its pass 1 then reads from cache.
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
-void SweepRow(const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j, int64_t end) {
+void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j,
+              int64_t end) {
   using K = Terms<kKind>;
   const hn::ScalableTag<float> df;
   using V = hn::Vec<decltype(df)>;
@@ -373,15 +431,15 @@ void SweepRow(const NormBlock& block, const RowConstants& k, bool stream, bool n
   constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
   // Local pointers (stores through them cannot move them); no restrict: an
   // output may be an input in place (gradops/ops.h).
-  const T* x = static_cast<const T*>(block.x[0]);
-  const T* dy = static_cast<const T*>(block.dy[0]);
-  T* dx = static_cast<T*>(block.dx[0]);
-  T* res = static_cast<T*>(block.res[0]);
+  const T* x = static_cast<const T*>(block.x[r]);
+  const T* dy = static_cast<const T*>(block.dy[r]);
+  T* dx = static_cast<T*>(block.dx[r]);
+  T* res = static_cast<T*>(block.res[r]);
   const float* gamma = block.gamma;
   stream = stream && reinterpret_cast<uintptr_t>(dx + j) % (L * sizeof(T) * kPer) == 0;
-  const RowVectors<V> t = RowVectorsOf(df, k, 0);
-  const char* next_x = static_cast<const char*>(block.next_x);
-  const char* next_dy = static_cast<const char*>(block.next_dy);
+  const RowVectors<V> t = RowVectorsOf(df, k, r);
+  const char* next_x = static_cast<const char*>(block.next_x[r]);
+  const char* next_dy = static_cast<const char*>(block.next_dy[r]);
   // A line of the next row's x and dy per line of this row's: every step
   // (prefetches of a line each), or every other (16-bit rows of 256 bits).
   const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T), prefetch_lines = (step_bytes + 63) / 64;
@@ -447,13 +505,8 @@ void SweepRow(const NormBlock& block, const RowConstants& k, bool stream, bool n
       if constexpr (kRes) put(res + j, xh0, xh1, false);
     }
   };
-  using Yes = std::true_type;
-  using No = std::false_type;
-  const bool resume = block.resume, close = block.group_ends & 1u;
-  if (!kAcc || (!resume && !close)) return steps(No(), No());
-  if (resume && close) return steps(Yes(), Yes());
-  if (resume) return steps(Yes(), No());
-  steps(No(), Yes());
+  if constexpr (!kAcc) steps(std::false_type(), std::false_type());
+  else WithGroupPlace(block, steps);
 }
 
 // Columns before the first one where every row's dx is aligned for streaming
@@ -483,10 +536,13 @@ constexpr bool kStreamBlocks = true;
 #endif
 
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
-void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool stream, bool native) {
+void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowConstants& k) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  stream = stream && (kStreamBlocks || block.rows == 1);
+  const int64_t n = p.N;
+  const bool native = p.bf16_instructions;
+  const bool alone = p.sweep_rows || block.rows == 1;
+  bool stream = p.stream_dx && (kStreamBlocks || alone);
   int64_t j = 0;
   if (kDx && stream) {  // the columns before the aligned ones (up to 2L - 1), stored plainly
     const int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
@@ -496,9 +552,11 @@ void SweepColumns(const NormBlock& block, int64_t n, const RowConstants& k, bool
     }
     j = head;
   }
-  if (block.rows == 1) {
+  // Rows alone with dx have their partials added in pass 1 (BlockKernel),
+  // so SweepRow is not instantiated for dx and partials together.
+  if (alone && !(kDx && kAcc)) {
     const int64_t end = j + (n - j) / (2 * L) * (2 * L);
-    SweepRow<kKind, T, kDx, kRes, kAcc>(block, k, stream, native, j, end);
+    for (int r = 0; r < block.rows; ++r) SweepRow<kKind, T, kDx, kRes, kAcc>(block, r, k, stream, native, j, end);
     j = end;
   }
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
@@ -513,52 +571,52 @@ template <NormKind kKind, typename T>
 void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
   // Pass 1: per-row constants of dx:
   //   a = inv_n * sum(g), b = inv_n * rstd * sum(g * xc), c = inv_n * rstd * sum(xc).
-  // A lone row adds its dgamma/dbeta terms in pass 1, so that pass 2 stores
-  // dx alone: its streaming stores drain slowly, and the partials' stores
-  // would wait behind them in the store queue.
+  // Rows swept alone add their dgamma/dbeta terms in pass 1 (two rows at
+  // once where the block has two), so that pass 2 stores dx alone: its
+  // streaming stores drain slowly, and the partials' stores would wait
+  // behind them in the store queue.
   const bool acc = block.dgamma != nullptr;
-  const bool acc_in_pass1 = acc && p.want_dx && block.rows == 1 && kKind != NormKind::kColumnSums;
+  const bool alone = p.sweep_rows || block.rows == 1;
+  // (Two rows hold one group's terms: no group ends at the first.)
+  const bool one_group = block.rows == 1 || (block.rows == 2 && !(block.group_ends & 1u));
+  const bool acc_in_pass1 = PartialsInPass1(kKind) && acc && p.want_dx && alone && one_group;
   RowConstants k;
+  RowSums pass1[kMaxRowsAlone];
+  if constexpr (PartialsInPass1(kKind)) {
+    if (acc_in_pass1) {
+      WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR {
+        constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
+        const RowPartials out = PartialsOf<kClose>(block);
+        block.rows == 2 ? SumRows<kKind, T, 2, true, kResume, kClose>(block, 0, p.N, out, pass1)
+                        : SumRows<kKind, T, 1, true, kResume, kClose>(block, 0, p.N, out, pass1);
+      });
+    }
+  }
   for (int r = 0; r < block.rows; ++r) {
     k.mean[r] = block.mean[r];
     k.rstd[r] = block.rstd[r];
     k.a[r] = k.b[r] = k.c[r] = 0.0f;
     if (!p.want_dx) continue;
+    RowSums sums;
+    if (acc_in_pass1) sums = pass1[r];
+    else SumRows<kKind, T, 1>(block, r, p.N, RowPartials(), &sums);
     const float rstd = block.rstd[r];
-    const T* x = static_cast<const T*>(block.x[r]);
-    const T* dy = static_cast<const T*>(block.dy[r]);
-    const auto sum_row = [&](auto resume, auto close) {
-      constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
-      RowPartials out;
-      out.dg_in = block.open_dgamma;
-      out.db_in = block.open_dbeta;
-      out.dg_out = kClose ? block.dgamma : block.open_dgamma;
-      out.db_out = kClose ? block.dbeta : block.open_dbeta;
-      return SumRow<kKind, T, true, kResume, kClose>(x, dy, block.gamma, p.N, block.mean[r], rstd, out);
-    };
-    using Yes = std::true_type;
-    using No = std::false_type;
-    const bool resume = block.resume, close = block.group_ends & 1u;
-    RowSums s;
-    if (!acc_in_pass1) s = SumRow<kKind>(x, dy, block.gamma, p.N, block.mean[r]);
-    else if (resume) s = close ? sum_row(Yes(), Yes()) : sum_row(Yes(), No());
-    else s = close ? sum_row(No(), Yes()) : sum_row(No(), No());
-    k.a[r] = s.g * p.inv_n;
-    k.b[r] = s.gxc * rstd * p.inv_n;
-    k.c[r] = s.xc * rstd * p.inv_n;
+    k.a[r] = sums.g * p.inv_n;
+    k.b[r] = sums.gxc * rstd * p.inv_n;
+    k.c[r] = sums.xc * rstd * p.inv_n;
   }
   // Pass 2: one sweep over the columns for the whole block, with the
   // outputs this kind and this call have.
   if constexpr (kKind == NormKind::kColumnSums) {
-    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions);
+    SweepColumns<kKind, T, false, false, true>(p, block, k);
   } else if constexpr (kKind == NormKind::kLayerNormGrad) {  // dx and x_hat; no dgamma/dbeta partials
-    p.want_res ? SweepColumns<kKind, T, true, true, false>(block, p.N, k, p.stream_dx, p.bf16_instructions)
-               : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx, p.bf16_instructions);
+    p.want_res ? SweepColumns<kKind, T, true, true, false>(p, block, k)
+               : SweepColumns<kKind, T, true, false, false>(p, block, k);
   } else if (p.want_dx) {
-    acc && !acc_in_pass1 ? SweepColumns<kKind, T, true, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions)
-        : SweepColumns<kKind, T, true, false, false>(block, p.N, k, p.stream_dx, p.bf16_instructions);
+    acc && !acc_in_pass1 ? SweepColumns<kKind, T, true, false, true>(p, block, k)
+                         : SweepColumns<kKind, T, true, false, false>(p, block, k);
   } else if (acc) {
-    SweepColumns<kKind, T, false, false, true>(block, p.N, k, p.stream_dx, p.bf16_instructions);
+    SweepColumns<kKind, T, false, false, true>(p, block, k);
   }
 }
 
