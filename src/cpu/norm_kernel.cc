@@ -410,17 +410,19 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   }
 }
 
-// A block of one row, columns [j, end) two vectors a step (end - j a
-// multiple of 2 * Lanes): the same arithmetic as Columns, the row's constants
-// held across the whole row and, with kAcc (when pass 1 has not added them:
-// BlockKernel), its dgamma/dbeta group sums through memory (open_dgamma,
-// then the chunk's at the group's last row), since a lone row has no rows to
-// hold them across in registers. A block sweep stores dx to
+// Row r of a block swept row by row (a block of one row, or of rows alone:
+// NormKernelParams::sweep_rows), columns [j, end) two vectors a step (end -
+// j a multiple of 2 * Lanes): the same arithmetic as Columns, the row's
+// constants held across the whole row and, with kAcc (when pass 1 has not
+// added them: BlockKernel), its dgamma/dbeta group sums through memory
+// (open_dgamma, then the chunk's at the group's last row), since a lone row
+// has no rows to hold them across in registers. A block sweep stores dx to
 // every row of its block in turn, one step apart; a row alone is one write
 // stream, whose stores never precede a load of the same columns of another
-// row (no 4 KiB aliasing). While this row computes from the cache, the next
-// row's x and dy are prefetched (a line of each per line of this row), so
-// that memory keeps working through pass 2: its pass 1 then reads from cache.
+// row (no 4 KiB aliasing). While this row computes from the cache, a later
+// row's x and dy (next_x[r]: the row `rows` after it) are prefetched, a line
+// of each per line of this row, so that memory keeps working through pass 2:
+// that row's pass 1 then reads from cache.
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
 void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j,
               int64_t end) {
