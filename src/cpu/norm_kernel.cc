@@ -1,16 +1,18 @@
 // The SIMD row-block kernel of the norm core (see norm.h for the maths).
-// Pass 1 computes each row's sums; pass 2 sweeps the columns once for the
-// whole block: dx, x_hat and the dgamma/dbeta partials from the same loads,
-// the partials held in registers across the block's rows.
+// Pass 1 (norm_pass1-inl.h) computes each row's sums; pass 2, here, sweeps
+// the columns once for the whole block (dx, x_hat and the dgamma/dbeta
+// partials from the same loads, the partials held in registers across the
+// block's rows) or each row alone.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/norm_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
-#include <algorithm>
 #include <type_traits>
 
 #include "cpu/convert-inl.h"
 #include "cpu/norm.h"
+#include "cpu/norm_pass1-inl.h"
+#include "cpu/norm_terms-inl.h"
 #include "cpu/streaming.h"
 #include "hwy/cache_control.h"
 #include "hwy/highway.h"
@@ -20,216 +22,6 @@ namespace gradops {
 namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
-
-// The kernels are instantiated per kind and leave out the terms it lacks
-// (norm.h): the bits of the general formula at fewer operations.
-template <NormKind kKind>
-struct Terms {
-  static constexpr bool kMean = HasMean(kKind);    // x - mean
-  static constexpr bool kScale = HasScale(kKind);  // * rstd
-  static constexpr bool kA = HasA(kKind);          // sum(g), a
-  static constexpr bool kC = HasC(kKind);          // sum(xc), c
-  static constexpr bool kDbeta = HasDbeta(kKind);  // dbeta += dy
-};
-
-// x - mean, or x where the kind has no mean.
-template <bool kMean, class V>
-HWY_INLINE V Centered(V x, V mean) {
-  if constexpr (kMean) return hn::Sub(x, mean);
-  else return x;
-}
-
-// Per-row constants of pass 2, set for the block's rows only (a block is
-// often a single row).
-struct RowConstants {
-  float mean[kMaxBlockRows], rstd[kMaxBlockRows];
-  float a[kMaxBlockRows], b[kMaxBlockRows], c[kMaxBlockRows];
-};
-
-// Row r's constants in every lane.
-template <class V>
-struct RowVectors {
-  V mean, rstd, a, b, c;
-};
-template <class DF>
-HWY_INLINE RowVectors<hn::Vec<DF>> RowVectorsOf(DF df, const RowConstants& k, int r) {
-  return {hn::Set(df, k.mean[r]), hn::Set(df, k.rstd[r]), hn::Set(df, k.a[r]), hn::Set(df, k.b[r]),
-          hn::Set(df, k.c[r])};
-}
-
-// Pass 2 of one vector of columns, in the reference's grouping, so that
-// infinities and NaN propagate alike and g - a and x_hat - c cancel exactly
-// where the reference's terms do.
-// Scalar math: x_hat = (x - mean) * rstd; dx = rstd * ((dy * gamma - a) - (x_hat - c) * b).
-template <NormKind kKind, class V>
-HWY_INLINE V XHatOfCentered(V xc, V rstd) {
-  if constexpr (Terms<kKind>::kScale) return hn::Mul(xc, rstd);
-  else return xc;
-}
-template <NormKind kKind, class V>
-HWY_INLINE V XHat(V x, const RowVectors<V>& t) {
-  return XHatOfCentered<kKind>(Centered<Terms<kKind>::kMean>(x, t.mean), t.rstd);
-}
-template <NormKind kKind, class V>
-HWY_INLINE V Dx(V dy, V gamma, V xh, const RowVectors<V>& t) {
-  using K = Terms<kKind>;
-  V g = hn::Mul(dy, gamma), xh_c = xh;
-  if constexpr (K::kA) g = hn::Sub(g, t.a);
-  if constexpr (K::kC) xh_c = hn::Sub(xh, t.c);
-  return hn::Mul(t.rstd, hn::NegMulAdd(xh_c, t.b, g));
-}
-// Scalar math: dgamma += dy * x_hat; dbeta += dy.
-template <NormKind kKind, class V>
-HWY_INLINE void Accumulate(V dy, V xh, V& dg, V& db) {
-  dg = hn::MulAdd(dy, xh, dg);
-  if constexpr (Terms<kKind>::kDbeta) db = hn::Add(db, dy);
-}
-
-// Sums of a row, over xc = x - mean (rstd is applied once per row later).
-struct RowSums {
-  float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
-};
-
-// A row's running sums in pass 1: even and odd vectors in separate chains.
-template <class V>
-struct SumChains {
-  V g0, g1, gx0, gx1, xc0, xc1;
-};
-
-// One vector's terms (g = dy * gamma, and xc) join chain 1 (kOdd) or 0.
-template <NormKind kKind, bool kOdd, class V>
-HWY_INLINE void AddSums(SumChains<V>& s, V g, V xc) {
-  using K = Terms<kKind>;
-  V& sum_g = kOdd ? s.g1 : s.g0;
-  V& sum_gxc = kOdd ? s.gx1 : s.gx0;
-  V& sum_xc = kOdd ? s.xc1 : s.xc0;
-  if constexpr (K::kA) sum_g = hn::Add(sum_g, g);
-  sum_gxc = hn::MulAdd(g, xc, sum_gxc);
-  if constexpr (K::kC) sum_xc = hn::Add(sum_xc, xc);
-}
-
-template <NormKind kKind, class DF>
-HWY_INLINE RowSums ReduceSums(DF df, const SumChains<hn::Vec<DF>>& s) {
-  using K = Terms<kKind>;
-  RowSums sums;
-  if constexpr (K::kA) sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.g0, s.g1)));
-  sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.gx0, s.gx1)));
-  if constexpr (K::kC) sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.xc0, s.xc1)));
-  return sums;
-}
-
-// Where pass 1 puts its rows' dgamma/dbeta terms (kAcc): they join the sums
-// of their group so far (kResume: open_*; else from zero), and at the
-// group's last row (kClose) the chunk's.
-struct RowPartials {
-  const float* dg_in = nullptr;
-  const float* db_in = nullptr;
-  float* dg_out = nullptr;  // the open sums, or the chunk's (kClose)
-  float* db_out = nullptr;
-};
-
-template <bool kClose>
-RowPartials PartialsOf(const NormBlock& block) {
-  RowPartials out;
-  out.dg_in = block.open_dgamma;
-  out.db_in = block.open_dbeta;
-  out.dg_out = kClose ? block.dgamma : block.open_dgamma;
-  out.db_out = kClose ? block.dbeta : block.open_dbeta;
-  return out;
-}
-
-// f(resume, close) with the block's place in its group of dgamma/dbeta sums
-// as std::bool_constant arguments, so that loops hold no branch on it:
-// resume, the group's sums so far are in open_*; close, the group ends at
-// the block's last row (and at no row before it: rows swept alone).
-template <class F>
-HWY_INLINE auto WithGroupPlace(const NormBlock& block, F&& f) {
-  using Yes = std::true_type;
-  using No = std::false_type;
-  const bool close = block.group_ends >> (block.rows - 1) & 1u;
-  if (block.resume) return close ? f(Yes(), Yes()) : f(Yes(), No());
-  return close ? f(No(), Yes()) : f(No(), No());
-}
-
-// Pass 1 of kRows (1 or 2) rows from row r of the block, into sums[0..kRows).
-// Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
-// (sum(g) and sum(xc) only where the kind has them); with kAcc also
-// dgamma += dy * xc * rstd, dbeta += dy, row after row, as pass 2 would:
-// two rows load and store the partials once for both.
-template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
-void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, RowSums* sums) {
-  static_assert(kRows == 1 || kRows == 2, "one row or two");
-  using K = Terms<kKind>;
-  const hn::ScalableTag<float> df;
-  using V = hn::Vec<decltype(df)>;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  constexpr int kLast = kRows - 1;
-  const T* x0 = static_cast<const T*>(block.x[r]);
-  const T* dy0 = static_cast<const T*>(block.dy[r]);
-  const T* x1 = static_cast<const T*>(block.x[r + kLast]);
-  const T* dy1 = static_cast<const T*>(block.dy[r + kLast]);
-  const float* gamma = block.gamma;
-  const V mean0 = hn::Set(df, block.mean[r]), mean1 = hn::Set(df, block.mean[r + kLast]);
-  const V rstd0 = hn::Set(df, block.rstd[r]), rstd1 = hn::Set(df, block.rstd[r + kLast]);
-  const V zero = hn::Zero(df);
-  SumChains<V> s0{zero, zero, zero, zero, zero, zero}, s1 = s0;
-  // Columns [c, c + left) of the partials; the rows' loop has no other
-  // stores. The pointers are locals: read through `out` they would be
-  // loaded again after every store (which might alias them), twice as slow.
-  // (dg_in and dg_out are one array except at a group's end: no restrict.)
-  const float* dg_in = out.dg_in;
-  const float* db_in = out.db_in;
-  float* dg_out = out.dg_out;
-  float* db_out = out.db_out;
-  const auto partials = [&](int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, size_t left) HWY_ATTR {
-    const bool whole = left == static_cast<size_t>(L);
-    const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
-    const auto store = [&](V v, float* p) HWY_ATTR { whole ? hn::StoreU(v, df, p) : StoreF32Tail(df, v, p, left); };
-    V dg = kResume ? load(dg_in + c) : zero, db = dg;
-    if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : zero;
-    Accumulate<kKind>(dy_0, XHatOfCentered<kKind>(xc_0, rstd0), dg, db);
-    if constexpr (kRows == 2) Accumulate<kKind>(dy_1, XHatOfCentered<kKind>(xc_1, rstd1), dg, db);
-    if constexpr (kClose) {
-      dg = hn::Add(load(dg_out + c), dg);
-      if constexpr (K::kDbeta) db = hn::Add(load(db_out + c), db);
-    }
-    store(dg, dg_out + c);
-    if constexpr (K::kDbeta) store(db, db_out + c);
-  };
-  // Vector v from column c of each row (its last `left` columns: kTail;
-  // lanes past the row end load as 0 and must add nothing, even when mean
-  // is not finite).
-  const auto vector = [&](auto odd, auto tail, int64_t c, size_t left) HWY_ATTR {
-    constexpr bool kOdd = decltype(odd)::value, kTail = decltype(tail)::value;
-    const auto load = [&](const auto* p) HWY_ATTR {
-      if constexpr (kTail) return LoadF32Tail(df, p, left);
-      else return LoadF32(df, p);
-    };
-    const V gm = load(gamma + c);
-    const auto row = [&](const T* x, const T* dy, V mean, SumChains<V>& s, V& xc, V& vdy) HWY_ATTR {
-      xc = Centered<K::kMean>(load(x + c), mean);
-      if constexpr (kTail) xc = hn::IfThenElseZero(hn::FirstN(df, left), xc);
-      vdy = load(dy + c);
-      AddSums<kKind, kOdd>(s, hn::Mul(vdy, gm), xc);
-    };
-    V xc_0, dy_0, xc_1 = zero, dy_1 = zero;
-    row(x0, dy0, mean0, s0, xc_0, dy_0);
-    if constexpr (kRows == 2) row(x1, dy1, mean1, s1, xc_1, dy_1);
-    if constexpr (kAcc) partials(c, dy_0, xc_0, dy_1, xc_1, left);
-  };
-  using Yes = std::true_type;
-  using No = std::false_type;
-  int64_t j = 0;
-  for (; j + 2 * L <= n; j += 2 * L) {
-    vector(No(), No(), j, L);
-    vector(Yes(), No(), j + L, L);
-  }
-  for (; j < n; j += L) {
-    vector(No(), Yes(), j, static_cast<size_t>(std::min<int64_t>(n - j, L)));
-  }
-  sums[0] = ReduceSums<kKind>(df, s0);
-  if constexpr (kRows == 2) sums[1] = ReduceSums<kKind>(df, s1);
-}
 
 // 16-bit rows are stored by ordered pairs of vectors where the target has
 // them: whole lines per store, and bfloat16 at fewer instructions.
@@ -462,10 +254,11 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
   // at the group's last row (kClose) join the chunk's.
   const auto steps = [&](auto resume, auto close) HWY_ATTR {
     constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
-    const float* dg_in = block.open_dgamma;
-    const float* db_in = block.open_dbeta;
-    float* dg_out = kClose ? block.dgamma : block.open_dgamma;
-    float* db_out = kClose ? block.dbeta : block.open_dbeta;
+    const RowPartials partials = PartialsOf<kClose>(block);
+    const float* dg_in = partials.dg_in;
+    const float* db_in = partials.db_in;
+    float* dg_out = partials.dg_out;
+    float* db_out = partials.db_out;
     // Two vectors a step. Every load of a step comes before its stores: a
     // store followed by a load with the same low 12 address bits (dx, x and
     // the partials often sit at one offset within their pages) waits for it.

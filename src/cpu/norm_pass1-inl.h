@@ -1,0 +1,177 @@
+// Pass 1 of the norm kernel: each row's sums for the constants of dx, and
+// (rows swept alone) their dgamma/dbeta terms added to the partials.
+// Per-target include guard, as Highway requires for *-inl.h files.
+#if defined(GRADOPS_CPU_NORM_PASS1_INL_H_) == defined(HWY_TARGET_TOGGLE)
+#ifdef GRADOPS_CPU_NORM_PASS1_INL_H_
+#undef GRADOPS_CPU_NORM_PASS1_INL_H_
+#else
+#define GRADOPS_CPU_NORM_PASS1_INL_H_
+#endif
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "cpu/convert-inl.h"
+#include "cpu/norm.h"
+#include "cpu/norm_terms-inl.h"
+#include "hwy/highway.h"
+
+HWY_BEFORE_NAMESPACE();
+namespace gradops {
+namespace cpu {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// Sums of a row, over xc = x - mean (rstd is applied once per row later).
+struct RowSums {
+  float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
+};
+
+// A row's running sums in pass 1: even and odd vectors in separate chains.
+template <class V>
+struct SumChains {
+  V g0, g1, gx0, gx1, xc0, xc1;
+};
+
+// One vector's terms (g = dy * gamma, and xc) join chain 1 (kOdd) or 0.
+template <NormKind kKind, bool kOdd, class V>
+HWY_INLINE void AddSums(SumChains<V>& s, V g, V xc) {
+  using K = Terms<kKind>;
+  V& sum_g = kOdd ? s.g1 : s.g0;
+  V& sum_gxc = kOdd ? s.gx1 : s.gx0;
+  V& sum_xc = kOdd ? s.xc1 : s.xc0;
+  if constexpr (K::kA) sum_g = hn::Add(sum_g, g);
+  sum_gxc = hn::MulAdd(g, xc, sum_gxc);
+  if constexpr (K::kC) sum_xc = hn::Add(sum_xc, xc);
+}
+
+template <NormKind kKind, class DF>
+HWY_INLINE RowSums ReduceSums(DF df, const SumChains<hn::Vec<DF>>& s) {
+  using K = Terms<kKind>;
+  RowSums sums;
+  if constexpr (K::kA) sums.g = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.g0, s.g1)));
+  sums.gxc = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.gx0, s.gx1)));
+  if constexpr (K::kC) sums.xc = hn::GetLane(hn::SumOfLanes(df, hn::Add(s.xc0, s.xc1)));
+  return sums;
+}
+
+// Where pass 1 puts its rows' dgamma/dbeta terms (kAcc): they join the sums
+// of their group so far (kResume: open_*; else from zero), and at the
+// group's last row (kClose) the chunk's.
+struct RowPartials {
+  const float* dg_in = nullptr;
+  const float* db_in = nullptr;
+  float* dg_out = nullptr;  // the open sums, or the chunk's (kClose)
+  float* db_out = nullptr;
+};
+
+template <bool kClose>
+RowPartials PartialsOf(const NormBlock& block) {
+  RowPartials out;
+  out.dg_in = block.open_dgamma;
+  out.db_in = block.open_dbeta;
+  out.dg_out = kClose ? block.dgamma : block.open_dgamma;
+  out.db_out = kClose ? block.dbeta : block.open_dbeta;
+  return out;
+}
+
+// f(resume, close) with the block's place in its group of dgamma/dbeta sums
+// as std::bool_constant arguments, so that loops hold no branch on it:
+// resume, the group's sums so far are in open_*; close, the group ends at
+// the block's last row (and at no row before it: rows swept alone).
+template <class F>
+HWY_INLINE auto WithGroupPlace(const NormBlock& block, F&& f) {
+  using Yes = std::true_type;
+  using No = std::false_type;
+  const bool close = block.group_ends >> (block.rows - 1) & 1u;
+  if (block.resume) return close ? f(Yes(), Yes()) : f(Yes(), No());
+  return close ? f(No(), Yes()) : f(No(), No());
+}
+
+// Pass 1 of kRows (1 or 2) rows from row r of the block, into sums[0..kRows).
+// Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
+// (sum(g) and sum(xc) only where the kind has them); with kAcc also
+// dgamma += dy * xc * rstd, dbeta += dy, row after row, as pass 2 would:
+// two rows load and store the partials once for both.
+template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
+void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, RowSums* sums) {
+  static_assert(kRows == 1 || kRows == 2, "one row or two");
+  using K = Terms<kKind>;
+  const hn::ScalableTag<float> df;
+  using V = hn::Vec<decltype(df)>;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  constexpr int kLast = kRows - 1;
+  const T* x0 = static_cast<const T*>(block.x[r]);
+  const T* dy0 = static_cast<const T*>(block.dy[r]);
+  const T* x1 = static_cast<const T*>(block.x[r + kLast]);
+  const T* dy1 = static_cast<const T*>(block.dy[r + kLast]);
+  const float* gamma = block.gamma;
+  const V mean0 = hn::Set(df, block.mean[r]), mean1 = hn::Set(df, block.mean[r + kLast]);
+  const V rstd0 = hn::Set(df, block.rstd[r]), rstd1 = hn::Set(df, block.rstd[r + kLast]);
+  const V zero = hn::Zero(df);
+  SumChains<V> s0{zero, zero, zero, zero, zero, zero}, s1 = s0;
+  // Columns [c, c + left) of the partials; the rows' loop has no other
+  // stores. The pointers are locals: read through `out` they would be
+  // loaded again after every store (which might alias them), twice as slow.
+  // (dg_in and dg_out are one array except at a group's end: no restrict.)
+  const float* dg_in = out.dg_in;
+  const float* db_in = out.db_in;
+  float* dg_out = out.dg_out;
+  float* db_out = out.db_out;
+  const auto partials = [&](int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, size_t left) HWY_ATTR {
+    const bool whole = left == static_cast<size_t>(L);
+    const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
+    const auto store = [&](V v, float* p) HWY_ATTR { whole ? hn::StoreU(v, df, p) : StoreF32Tail(df, v, p, left); };
+    V dg = kResume ? load(dg_in + c) : zero, db = dg;
+    if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : zero;
+    Accumulate<kKind>(dy_0, XHatOfCentered<kKind>(xc_0, rstd0), dg, db);
+    if constexpr (kRows == 2) Accumulate<kKind>(dy_1, XHatOfCentered<kKind>(xc_1, rstd1), dg, db);
+    if constexpr (kClose) {
+      dg = hn::Add(load(dg_out + c), dg);
+      if constexpr (K::kDbeta) db = hn::Add(load(db_out + c), db);
+    }
+    store(dg, dg_out + c);
+    if constexpr (K::kDbeta) store(db, db_out + c);
+  };
+  // Vector v from column c of each row (its last `left` columns: kTail;
+  // lanes past the row end load as 0 and must add nothing, even when mean
+  // is not finite).
+  const auto vector = [&](auto odd, auto tail, int64_t c, size_t left) HWY_ATTR {
+    constexpr bool kOdd = decltype(odd)::value, kTail = decltype(tail)::value;
+    const auto load = [&](const auto* p) HWY_ATTR {
+      if constexpr (kTail) return LoadF32Tail(df, p, left);
+      else return LoadF32(df, p);
+    };
+    const V gm = load(gamma + c);
+    const auto row = [&](const T* x, const T* dy, V mean, SumChains<V>& s, V& xc, V& vdy) HWY_ATTR {
+      xc = Centered<K::kMean>(load(x + c), mean);
+      if constexpr (kTail) xc = hn::IfThenElseZero(hn::FirstN(df, left), xc);
+      vdy = load(dy + c);
+      AddSums<kKind, kOdd>(s, hn::Mul(vdy, gm), xc);
+    };
+    V xc_0, dy_0, xc_1 = zero, dy_1 = zero;
+    row(x0, dy0, mean0, s0, xc_0, dy_0);
+    if constexpr (kRows == 2) row(x1, dy1, mean1, s1, xc_1, dy_1);
+    if constexpr (kAcc) partials(c, dy_0, xc_0, dy_1, xc_1, left);
+  };
+  using Yes = std::true_type;
+  using No = std::false_type;
+  int64_t j = 0;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    vector(No(), No(), j, L);
+    vector(Yes(), No(), j + L, L);
+  }
+  for (; j < n; j += L) {
+    vector(No(), Yes(), j, static_cast<size_t>(std::min<int64_t>(n - j, L)));
+  }
+  sums[0] = ReduceSums<kKind>(df, s0);
+  if constexpr (kRows == 2) sums[1] = ReduceSums<kKind>(df, s1);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace cpu
+}  // namespace gradops
+HWY_AFTER_NAMESPACE();
+
+#endif  // GRADOPS_CPU_NORM_PASS1_INL_H_
