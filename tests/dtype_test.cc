@@ -131,6 +131,31 @@ TEST(DType, SimdMatchesScalar) {
   ExpectSimdMatchesScalar(in, "(arithmetic rounding)");
 }
 
+// Every bfloat16 rounding case, NaN payloads included, bit for bit: each
+// upper half with lower halves that round down, tie (both ways by the kept
+// bit) and round up, so every vector pair mixes neighbouring cases (NaN
+// beside numbers, infinities of both signs), at every offset in the pairs.
+TEST(DType, BFloat16RoundingMatchesScalarForEveryUpperHalf) {
+  std::vector<float> in;
+  for (uint32_t high = 0; high <= 0xFFFFu; ++high) {
+    for (uint32_t low : {0x0000u, 0x0001u, 0x7FFFu, 0x8000u, 0x8001u, 0xFFFFu}) in.push_back(BitsFloat(high << 16 | low));
+  }
+  for (int i = 0; i < 40; ++i) in.push_back(BitsFloat(i % 2 ? 0x7F800000u : 0xFF800000u));  // inf + -inf is NaN
+  for (size_t offset : {size_t{0}, size_t{1}, size_t{5}}) {
+    const size_t n = in.size() - offset;
+    std::vector<uint16_t> simd(n, 0xAAAA);
+    cpu::ConvertFromFloat(DType::kBFloat16, in.data() + offset, simd.data(), static_cast<int64_t>(n));
+    size_t wrong = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const uint16_t scalar = FloatToBFloat16(in[offset + i]);
+      if (simd[i] != scalar && wrong++ < 10) {
+        ADD_FAILURE() << std::hex << FloatBits(in[offset + i]) << ": " << simd[i] << " against " << scalar;
+      }
+    }
+    EXPECT_EQ(wrong, 0u) << "offset " << offset;
+  }
+}
+
 // NaN too: the bits do not depend on the instructions used.
 TEST(DType, BFloat16InstructionsChangeNoBit) {
   std::vector<float> in = Probes();

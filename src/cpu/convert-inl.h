@@ -74,16 +74,46 @@ HWY_INLINE hn::Vec<DF> Encode(DF, hn::Vec<DF> v, const float*) {
   return v;
 }
 
+// bfloat16 bits of float lanes rounded to nearest, ties to even, in the
+// upper half of each 32-bit lane (the lower half means nothing), NaN aside.
+// Scalar math: bits + 0x8000, less 1 where the lower 17 bits are exactly
+// 0x8000 (a tie whose kept bit is even); the same upper half as
+// bits + 0x7FFF + ((bits >> 16) & 1), without shifts, which x86 cores run
+// on fewer ports than additions and logic.
+template <class DU32>
+HWY_INLINE hn::Vec<DU32> RoundedBFloat16Bits(DU32 du32, hn::Vec<DU32> bits) {
+  const auto down = hn::VecFromMask(du32, hn::Eq(hn::And(bits, hn::Set(du32, 0x1FFFFu)), hn::Set(du32, 0x8000u)));
+  return hn::Add(hn::Add(bits, hn::Set(du32, 0x8000u)), down);  // down: all ones, -1
+}
+
+// NaN lanes of v as quiet NaN (bits | quiet bit), the others from `rounded`.
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> QuietNaNs(DF df, hn::Vec<DF> v, hn::Vec<hn::RebindToUnsigned<DF>> rounded) {
+  const hn::RebindToUnsigned<DF> du32;
+  const auto quiet_nan = hn::Or(hn::BitCast(du32, v), hn::Set(du32, 0x00400000u));
+  return hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), quiet_nan, rounded);
+}
+
 // bfloat16 bits of float lanes, in the upper half of each 32-bit lane.
 // Scalar math: bits = bits + 0x7FFF + ((bits >> 16) & 1); NaN -> bits | quiet bit.
 template <class DF>
 HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> RoundToBFloat16Bits(DF df, hn::Vec<DF> v) {
   const hn::RebindToUnsigned<DF> du32;
-  const auto bits = hn::BitCast(du32, v);
-  const auto lsb = hn::And(hn::ShiftRight<16>(bits), hn::Set(du32, 1u));
-  const auto rounded = hn::Add(bits, hn::Add(lsb, hn::Set(du32, 0x7FFFu)));
-  const auto quiet_nan = hn::Or(bits, hn::Set(du32, 0x00400000u));
-  return hn::IfThenElse(hn::RebindMask(du32, hn::IsNaN(v)), quiet_nan, rounded);
+  return QuietNaNs(df, v, RoundedBFloat16Bits(du32, hn::BitCast(du32, v)));
+}
+
+// The same for two vectors, the NaN rule taken only when either holds a NaN
+// (a + b is NaN then; also for inf + -inf, which the rule leaves unchanged):
+// one test for the pair instead of a comparison and a blend per vector.
+template <class DF, class VU = hn::Vec<hn::RebindToUnsigned<DF>>>
+HWY_INLINE void RoundPairToBFloat16Bits(DF df, hn::Vec<DF> a, hn::Vec<DF> b, VU& ra, VU& rb) {
+  const hn::RebindToUnsigned<DF> du32;
+  ra = RoundedBFloat16Bits(du32, hn::BitCast(du32, a));
+  rb = RoundedBFloat16Bits(du32, hn::BitCast(du32, b));
+  if (HWY_UNLIKELY(!hn::AllFalse(df, hn::IsNaN(hn::Add(a, b))))) {
+    ra = QuietNaNs(df, a, ra);
+    rb = QuietNaNs(df, b, rb);
+  }
 }
 
 template <class DF>
@@ -141,8 +171,8 @@ HWY_INLINE void StreamF32(DF df, hn::Vec<DF> v, T* p) {
 }
 
 // How a pair of float vectors is laid out as 2 * Lanes bfloat16: in order
-// (a's values, then b's), or in LoadPairF32's order.
-enum class PairOrder { kOrdered, kInterleaved };
+// (a's values, then b's), or split as LoadPairF32 splits them.
+enum class PairOrder { kOrdered, kSplit };
 
 // The pair (a, b) rounded to bfloat16 by AVX512-BF16's vcvtne2ps2bf16 in
 // `order`, where the target has 512-bit vectors and `native` says the CPU has
@@ -161,10 +191,9 @@ HWY_INLINE bool NarrowPairByInstruction(DF df, hn::Vec<DF> a, hn::Vec<DF> b, boo
     }
     __m512i both;  // a's values in the lower half; AT&T order names that source first
     __asm__("vcvtne2ps2bf16 %[lower], %[upper], %[out]" : [out] "=v"(both) : [lower] "v"(a.raw), [upper] "v"(b.raw));
-    if constexpr (kOrder == PairOrder::kInterleaved) {
-      // Per 128-bit block k: a's lanes 4k..4k+3, then b's (at 16 + 4k..).
-      alignas(64) static constexpr uint16_t kLanes[32] = {0, 1, 2,  3,  16, 17, 18, 19, 4,  5,  6,  7,  20, 21, 22, 23,
-                                                          8, 9, 10, 11, 24, 25, 26, 27, 12, 13, 14, 15, 28, 29, 30, 31};
+    if constexpr (kOrder == PairOrder::kSplit) {  // value 2i is a's lane i, value 2i + 1 is b's
+      alignas(64) static constexpr uint16_t kLanes[32] = {0, 16, 1, 17, 2,  18, 3,  19, 4,  20, 5,  21, 6,  22, 7,  23,
+                                                          8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31};
       both = _mm512_permutexvar_epi16(_mm512_load_si512(kLanes), both);
     }
     out->raw = both;
@@ -176,20 +205,25 @@ HWY_INLINE bool NarrowPairByInstruction(DF df, hn::Vec<DF> a, hn::Vec<DF> b, boo
 }
 
 #undef GRADOPS_BFLOAT16_PAIRS  // decided anew for each target
-#if (HWY_ARCH_X86 && HWY_TARGET != HWY_SCALAR) || HWY_TARGET == HWY_EMU128
+#if HWY_TARGET != HWY_SCALAR
 #define GRADOPS_BFLOAT16_PAIRS 1
 // bfloat16 by pairs of vectors: 2 * Lanes(df) values widened or narrowed
-// together, at about half the instructions. The two float vectors hold the
-// values in an order of the target's choosing (on x86, interleaved per
-// 128-bit block: ZipLower/ZipUpper and a signed pack undo each other), the
-// same both ways, so elementwise code can use them as they come.
+// together, with no lane crossing them. Each 32-bit lane holds two
+// consecutive values, the first (little-endian: the lower half) widened by
+// a shift, the second by a mask: `a` gets the values at even positions and
+// `b` those at odd ones (split order), the same both ways, so elementwise
+// code can use them as they come; operands that are not loaded this way
+// (gamma) are kept in the same order. On x86: two instructions to widen a
+// pair (four for two vectors widened alone) and three to narrow its rounded
+// bits (four for ConcatOdd's shifts, pack and lane permute), none of them
+// crossing lanes.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "split order takes the first value from a lane's lower half");
 template <class DF>
 HWY_INLINE void LoadPairF32(DF df, const hwy::bfloat16_t* p, hn::Vec<DF>& a, hn::Vec<DF>& b) {
   const hn::RebindToUnsigned<DF> du32;
-  const hn::Repartition<uint16_t, DF> du16;
-  const auto v = hn::LoadU(du16, reinterpret_cast<const uint16_t*>(p));
-  a = hn::BitCast(df, hn::ZipLower(du32, hn::Zero(du16), v));
-  b = hn::BitCast(df, hn::ZipUpper(du32, hn::Zero(du16), v));
+  const auto v = hn::LoadU(du32, reinterpret_cast<const uint32_t*>(p));
+  a = hn::BitCast(df, hn::ShiftLeft<16>(v));
+  b = hn::BitCast(df, hn::And(v, hn::Set(du32, 0xFFFF0000u)));
 }
 
 // Scalar math: each value rounded to nearest even, as Encode; `stream`
@@ -197,17 +231,16 @@ HWY_INLINE void LoadPairF32(DF df, const hwy::bfloat16_t* p, hn::Vec<DF>& a, hn:
 // `native`: by the CPU's instruction where it has one (same bits).
 template <class DF>
 HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream, bool native) {
-  const hn::RebindToSigned<DF> di32;
-  const hn::Repartition<int16_t, DF> di16;
+  const hn::RebindToUnsigned<DF> du32;
   const hn::Repartition<uint16_t, DF> du16;
-  uint16_t* const out = reinterpret_cast<uint16_t*>(p);
   hn::Vec<decltype(du16)> bits;
-  if (NarrowPairByInstruction<PairOrder::kInterleaved>(df, a, b, native, &bits)) return Put(du16, bits, out, stream);
-  // An arithmetic shift keeps each bfloat16 pattern inside int16 range, so
-  // the saturating pack copies the bits unchanged.
-  const auto ea = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, a)));
-  const auto eb = hn::ShiftRight<16>(hn::BitCast(di32, RoundToBFloat16Bits(df, b)));
-  Put(du16, hn::BitCast(du16, hn::ReorderDemote2To(di16, ea, eb)), out, stream);
+  if (NarrowPairByInstruction<PairOrder::kSplit>(df, a, b, native, &bits)) {
+    return Put(du16, bits, reinterpret_cast<uint16_t*>(p), stream);
+  }
+  hn::Vec<decltype(du32)> ra, rb;
+  RoundPairToBFloat16Bits(df, a, b, ra, rb);
+  const auto both = hn::Or(hn::ShiftRight<16>(ra), hn::And(rb, hn::Set(du32, 0xFFFF0000u)));
+  Put(du32, both, reinterpret_cast<uint32_t*>(p), stream);
 }
 #endif
 
@@ -226,9 +259,9 @@ HWY_INLINE hn::Vec<DU16> EncodeOrderedPair(DF df, hn::Vec<DF> a, hn::Vec<DF> b, 
   const DU16 du16;
   hn::Vec<DU16> bits;
   if (NarrowPairByInstruction<PairOrder::kOrdered>(df, a, b, native, &bits)) return bits;
-  const auto rounded_a = hn::BitCast(du16, RoundToBFloat16Bits(df, a));
-  const auto rounded_b = hn::BitCast(du16, RoundToBFloat16Bits(df, b));
-  return hn::ConcatOdd(du16, rounded_b, rounded_a);
+  hn::Vec<hn::RebindToUnsigned<DF>> ra, rb;
+  RoundPairToBFloat16Bits(df, a, b, ra, rb);
+  return hn::ConcatOdd(du16, hn::BitCast(du16, rb), hn::BitCast(du16, ra));
 }
 
 template <class DF, class DU16 = hn::Repartition<uint16_t, DF>>
