@@ -83,7 +83,8 @@ struct NormSchedule {
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
-  size_t gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
+  bool split_gamma = false;  // bfloat16 rows swept alone: gamma also in pair order (NormSplitPairs)
+  size_t gamma_offset = 0, split_gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
   size_t scratch_offset = 0, scratch_per_thread = 0;
   size_t workspace_bytes = 0;
 };
@@ -119,6 +120,7 @@ struct NormBlock {
   const void* next_x[kMaxRowsAlone] = {};
   const void* next_dy[kMaxRowsAlone] = {};
   const float* gamma = nullptr;  // N values
+  const float* split_gamma = nullptr;  // the same in bfloat16 pair order (NormSplitPairs), or null
   // dgamma and dbeta are summed over groups of rows (kGroupRows from the
   // chunk's first row), each group from zero, and each group's sums added to
   // the chunk's: shorter float32 chains than one chunk-long sum.
@@ -148,6 +150,12 @@ struct NormKernelParams {
 };
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block);
+
+// in's n values with each whole step of the row sweep's bfloat16 pairs (2 *
+// Lanes float32 values, from column 0) in the order those pairs load
+// (convert-inl.h, LoadPairF32: even columns, then odd), the rest as they are:
+// gamma as SweepRow reads it beside such pairs.
+void NormSplitPairs(const float* in, int64_t n, float* out);
 
 }  // namespace cpu
 }  // namespace gradops

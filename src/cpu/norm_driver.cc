@@ -115,6 +115,9 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   size_t bytes = 0;
   s.gamma_offset = bytes;
   bytes += AlignUp(n * sizeof(float));
+  s.split_gamma = s.sweep_rows && dtype == DType::kBFloat16;
+  s.split_gamma_offset = bytes;
+  if (s.split_gamma) bytes += AlignUp(n * sizeof(float));
   s.partial_offset = bytes;
   if (want_acc) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
   s.open_offset = bytes;  // per thread: the sums of a group that spans blocks
@@ -138,6 +141,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   float* gamma = reinterpret_cast<float*>(ws + s.gamma_offset);
   float* partials = reinterpret_cast<float*>(ws + s.partial_offset);
   LoadVector(p.gamma, p.has_gamma, N, gamma);
+  float* split_gamma = s.split_gamma ? reinterpret_cast<float*>(ws + s.split_gamma_offset) : nullptr;
+  if (split_gamma) NormSplitPairs(gamma, N, split_gamma);
 
   NormKernelParams params;
   params.kind = p.kind;
@@ -167,6 +172,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     // each block (the kernel reads the row arrays below `rows` only).
     NormBlock block;
     block.gamma = gamma;
+    block.split_gamma = split_gamma;
     block.dgamma = dgamma;
     block.dbeta = dgamma ? dgamma + N : nullptr;
     block.open_dgamma = open;

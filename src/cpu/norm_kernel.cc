@@ -214,7 +214,13 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
 // row (no 4 KiB aliasing). While this row computes from the cache, a later
 // row's x and dy (next_x[r]: the row `rows` after it) are prefetched, a line
 // of each per line of this row, so that memory keeps working through pass 2:
-// that row's pass 1 then reads from cache.
+// that row's pass 1 then reads from cache. bfloat16 rows without partials
+// load and store by pairs in split order (LoadPairF32, StorePairF32) where
+// the steps start at a multiple of 2 * Lanes columns (block.split_gamma
+// holds gamma in that order, by steps from column 0): no lane crosses in
+// either conversion; in cache bfloat16 LayerNorm backward then takes 15%
+// less time (docs/performance.md, attempt 40). Each column's arithmetic,
+// and so each bit, is the same in either order.
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
 void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j,
               int64_t end) {
@@ -238,8 +244,24 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
   // (prefetches of a line each), or every other (16-bit rows of 256 bits).
   const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T), prefetch_lines = (step_bytes + 63) / 64;
   const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
-  // Outputs: one ordered pair, or two vectors.
-  const auto put = [&](T* out, V a, V b, bool streamed) HWY_ATTR {
+  // bfloat16 pairs in split order, with gamma in the same order.
+#ifdef GRADOPS_BFLOAT16_PAIRS
+  constexpr bool kCanSplit = std::is_same_v<T, hwy::bfloat16_t> && !kAcc;
+#else
+  constexpr bool kCanSplit = false;
+#endif
+  const bool split = kCanSplit && block.split_gamma != nullptr && j % (2 * L) == 0;
+  // Inputs and outputs of a step: two vectors, or one pair in split order.
+  const auto get = [&](const T* in, V& a, V& b, auto split_order) HWY_ATTR {
+#ifdef GRADOPS_BFLOAT16_PAIRS
+    if constexpr (decltype(split_order)::value) return LoadPairF32(df, in, a, b);
+#endif
+    a = LoadF32(df, in), b = LoadF32(df, in + L);
+  };
+  const auto put = [&](T* out, V a, V b, bool streamed, auto split_order) HWY_ATTR {
+#ifdef GRADOPS_BFLOAT16_PAIRS
+    if constexpr (decltype(split_order)::value) return StorePairF32(df, a, b, out, streamed, native);
+#endif
     if constexpr (kPer == 2) {
       const auto e = EncodeOutputs<T, 2>(df, a, b, native);
       Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
@@ -251,9 +273,10 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
   };
   // The loop for this row's place in its group of dgamma/dbeta sums: the
   // group's sums so far (kResume; else from zero) take this row's terms, and
-  // at the group's last row (kClose) join the chunk's.
-  const auto steps = [&](auto resume, auto close) HWY_ATTR {
+  // at the group's last row (kClose) join the chunk's; in split order or not.
+  const auto steps = [&](auto resume, auto close, auto split_order) HWY_ATTR {
     constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
+    const float* g = decltype(split_order)::value ? block.split_gamma : gamma;
     const RowPartials partials = PartialsOf<kClose>(block);
     const float* dg_in = partials.dg_in;
     const float* db_in = partials.db_in;
@@ -269,8 +292,9 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
           hwy::Prefetch(next_dy + static_cast<size_t>(j) * sizeof(T) + 64 * line);
         }
       }
-      const V x0 = LoadF32(df, x + j), x1 = LoadF32(df, x + j + L);
-      const V dy0 = LoadF32(df, dy + j), dy1 = LoadF32(df, dy + j + L);
+      V x0, x1, dy0, dy1;
+      get(x + j, x0, x1, split_order);
+      get(dy + j, dy0, dy1, split_order);
       const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
       V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
       if constexpr (kAcc) {
@@ -289,19 +313,34 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
       }
       V dx0 = x0, dx1 = x1;
       if constexpr (kDx) {
-        dx0 = Dx<kKind>(dy0, hn::LoadU(df, gamma + j), xh0, t);
-        dx1 = Dx<kKind>(dy1, hn::LoadU(df, gamma + j + L), xh1, t);
+        dx0 = Dx<kKind>(dy0, hn::LoadU(df, g + j), xh0, t);
+        dx1 = Dx<kKind>(dy1, hn::LoadU(df, g + j + L), xh1, t);
       }
       if constexpr (kAcc) {
         hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
         if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
       }
-      if constexpr (kDx) put(dx + j, dx0, dx1, stream);
-      if constexpr (kRes) put(res + j, xh0, xh1, false);
+      if constexpr (kDx) put(dx + j, dx0, dx1, stream, split_order);
+      if constexpr (kRes) put(res + j, xh0, xh1, false, split_order);
     }
   };
-  if constexpr (!kAcc) steps(std::false_type(), std::false_type());
-  else WithGroupPlace(block, steps);
+  if constexpr (kAcc) {
+    WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { steps(resume, close, std::false_type()); });
+  } else if (kCanSplit && split) {
+    steps(std::false_type(), std::false_type(), std::bool_constant<kCanSplit>());
+  } else {
+    steps(std::false_type(), std::false_type(), std::false_type());
+  }
+}
+
+// NormSplitPairs for this target's pairs.
+void SplitPairsImpl(const float* in, int64_t n, float* out) {
+  const int64_t L = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+  int64_t j = 0;
+  for (; j + 2 * L <= n; j += 2 * L) {
+    for (int64_t i = 0; i < L; ++i) out[j + i] = in[j + 2 * i], out[j + L + i] = in[j + 2 * i + 1];
+  }
+  for (; j < n; ++j) out[j] = in[j];
 }
 
 // Columns before the first one where every row's dx is aligned for streaming
@@ -452,8 +491,11 @@ namespace gradops {
 namespace cpu {
 HWY_EXPORT(NormBlockKernelImpl);
 HWY_EXPORT(TargetSweepsRowsImpl);
+HWY_EXPORT(SplitPairsImpl);
 
 bool NormTargetSweepsRows() { return HWY_DYNAMIC_DISPATCH(TargetSweepsRowsImpl)(); }
+
+void NormSplitPairs(const float* in, int64_t n, float* out) { HWY_DYNAMIC_DISPATCH(SplitPairsImpl)(in, n, out); }
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block) {
   HWY_DYNAMIC_DISPATCH(NormBlockKernelImpl)(params, block);
