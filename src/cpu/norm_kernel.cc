@@ -252,13 +252,15 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
 #endif
   const bool split = kCanSplit && block.split_gamma != nullptr && j % (2 * L) == 0;
   // Inputs and outputs of a step: two vectors, or one pair in split order.
-  const auto get = [&](const T* in, V& a, V& b, auto split_order) HWY_ATTR {
+  // (Pointers as auto: the calls depend on the lambdas' own parameters, so
+  // compilers check them only where instantiated.)
+  const auto get = [&](const auto* in, V& a, V& b, auto split_order) HWY_ATTR {
 #ifdef GRADOPS_BFLOAT16_PAIRS
     if constexpr (decltype(split_order)::value) return LoadPairF32(df, in, a, b);
 #endif
     a = LoadF32(df, in), b = LoadF32(df, in + L);
   };
-  const auto put = [&](T* out, V a, V b, bool streamed, auto split_order) HWY_ATTR {
+  const auto put = [&](auto* out, V a, V b, bool streamed, auto split_order) HWY_ATTR {
 #ifdef GRADOPS_BFLOAT16_PAIRS
     if constexpr (decltype(split_order)::value) return StorePairF32(df, a, b, out, streamed, native);
 #endif
