@@ -328,7 +328,7 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
   };
   if constexpr (kAcc) {
     WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { steps(resume, close, std::false_type()); });
-  } else if (kCanSplit && split) {
+  } else if (split) {
     steps(std::false_type(), std::false_type(), std::bool_constant<kCanSplit>());
   } else {
     steps(std::false_type(), std::false_type(), std::false_type());
