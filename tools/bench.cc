@@ -1,6 +1,7 @@
 // `gradops bench`: the triad bandwidth ceiling, then every operator on the
 // benchmark shapes, fp32/bf16/fp16, at 1 thread and at all threads, each as
-// the median of several timed runs after a warm-up. Prints a table, or JSON.
+// the median of several timed runs after a warm-up, each from memory (the
+// caches emptied first: ColdMedianMs). Prints a table, or JSON.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -41,7 +42,7 @@ double TriadCeiling(int threads, int64_t n, int reps, HostPlacement placement) {
   });
   double best = 0;
   for (bool nt : {false, true}) {
-    const double ms = MedianMs(reps, [&] {
+    const double ms = ColdMedianMs(reps, [&] {
       ParallelFor(threads, threads, [&](int64_t t, int) {
         const int64_t begin = (n * t / threads) & ~int64_t{63}, end = t + 1 == threads ? n : (n * (t + 1) / threads) & ~int64_t{63};
         cpu::Triad(a.get() + begin, b.get() + begin, c.get() + begin, 3.0f, end - begin, nt);
@@ -108,7 +109,7 @@ int RunBench(const BenchOptions& options) {
           return 1;
         }
         std::vector<unsigned char> workspace(plan.workspace_bytes());
-        const double ms = MedianMs(reps, [&] { Run(plan, workspace.data(), workspace.size()); });
+        const double ms = ColdMedianMs(reps, [&] { Run(plan, workspace.data(), workspace.size()); });
         BenchRow r{c.op, dtype, c.shape, thread_counts[ti], "cpu", ms, problem.bytes_moved() / (ms * 1e6),
                    ceilings[ti]};
         rows.push_back(r);

@@ -80,7 +80,7 @@ int main(int argc, char** argv) {
     Plan plan;
     if (!PlanLayerNormBackward(args, &plan).ok()) return 1;
     std::vector<unsigned char> ws(plan.workspace_bytes());
-    const double g_ms = MedianMs(reps, [&] { Run(plan, ws.data(), ws.size()); });
+    const double g_ms = ColdMedianMs(reps, [&] { Run(plan, ws.data(), ws.size()); });
     Report("gradops", dtype, M, N, threads, g_ms, problem.bytes_moved(), ref::Read(args.dx), ref::Read(args.dgamma),
            ref::Read(args.dbeta), want);
 
@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
       sh[n] = 0.0f;
     }
     layer_normalization_backward bwd(bwd_pd);
-    const double d_ms = MedianMs(reps, [&] {
+    const double d_ms = ColdMedianMs(reps, [&] {
       bwd.execute(strm, {{DNNL_ARG_SRC, src}, {DNNL_ARG_DIFF_DST, diff_dst}, {DNNL_ARG_MEAN, mean},
                          {DNNL_ARG_VARIANCE, variance}, {DNNL_ARG_SCALE, scale}, {DNNL_ARG_SHIFT, shift},
                          {DNNL_ARG_DIFF_SRC, diff_src}, {DNNL_ARG_DIFF_SCALE, diff_scale},

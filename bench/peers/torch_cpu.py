@@ -5,13 +5,15 @@ LayerNorm backward through aten.native_layer_norm_backward, RMSNorm backward
 through autograd of its forward definition, SiLU backward through
 aten.silu_backward. Inputs are drawn exactly as tools/problems.cc draws them
 (splitmix64 hashes of stream and index), so the data is bit-identical to
-gradops'. Prints one JSON object per line: time, GB/s and the largest error of
+gradops'. Each timed call starts with the caches emptied of its data, as in
+`gradops bench`. Prints one JSON object per line: time, GB/s and the largest error of
 each output against the same operation in float64.
 
     torch_cpu.py --threads 2 --reps 7 [--quick]
 """
 import argparse
 import json
+import os
 import time
 
 import numpy as np
@@ -41,10 +43,37 @@ def fill(stream, shape, lo, hi, dtype):
     return v.reshape(shape)
 
 
+def eviction_bytes():
+    """Twice the largest cache the C library reports (256 MiB if none), at most 2 GiB: as tools/timing.h."""
+    largest = 0
+    for name in ("SC_LEVEL1_DCACHE_SIZE", "SC_LEVEL2_CACHE_SIZE", "SC_LEVEL3_CACHE_SIZE", "SC_LEVEL4_CACHE_SIZE"):
+        try:
+            largest = max(largest, os.sysconf(name))
+        except (ValueError, OSError):
+            pass
+    return min(2 * largest if largest > 0 else 256 << 20, 2 << 30)
+
+
+EVICTION = None
+
+
+def evict_caches():
+    """Reads a buffer larger than the caches, so that the next call's inputs come from memory (tools/timing.h)."""
+    global EVICTION
+    if EVICTION is None:
+        EVICTION = torch.ones(eviction_bytes() // 8, dtype=torch.int64)
+    threads = torch.get_num_threads()
+    torch.set_num_threads(os.cpu_count() or 1)
+    EVICTION[::8].sum()  # one value per 64-byte line
+    torch.set_num_threads(threads)
+
+
 def median_ms(fn, reps):
+    evict_caches()
     fn()
     times = []
     for _ in range(reps):
+        evict_caches()
         t0 = time.perf_counter()
         fn()
         times.append((time.perf_counter() - t0) * 1e3)
