@@ -91,14 +91,16 @@ HWY_INLINE V SiluGrad(DF df, V dy, V x) {
   return hn::Mul(hn::Mul(dy, s), hn::MulAdd(x, one_minus_s, one));
 }
 
-// Software prefetch of the inputs this many bytes ahead, on targets where it
-// was measured to pay: on an AVX2-only Zen 3 the loop's arithmetic keeps too
-// few loads in flight for memory to stay busy (a stand-alone streaming loop
-// with 16 FMAs per 16 values: 14.6 -> 19.1 GB/s at 2 threads with prefetches
-// 1 KiB ahead, the triad 19.6 in the same runs). Zen 4 with AVX-512, where
-// float32 SiLU already reaches the triad, was not measured: none there.
+// Software prefetch of the inputs this many bytes ahead: the loop's
+// arithmetic keeps too few loads in flight for memory to stay busy. On an
+// AVX2-only Zen 3, a stand-alone streaming loop with 16 FMAs per 16 values
+// went from 14.6 to 19.1 GB/s at 2 threads with prefetches 1 KiB ahead (the
+// triad 19.6 in the same runs). On an AVX-512 Intel Xeon (docs/performance.md,
+// attempt 41), SiLU backward at 2 threads: float32 26.8 -> 35.4 GB/s at 1 KiB,
+// 36.1 at 2 KiB; bfloat16 12.4 -> 28.8 and 29.6 (its hardware prefetchers
+// alone kept half the bandwidth idle). Zen 4 was not measured with them.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-constexpr int64_t kPrefetchAhead = 0;
+constexpr int64_t kPrefetchAhead = 2048;
 #else
 constexpr int64_t kPrefetchAhead = 1024;
 #endif
