@@ -395,7 +395,15 @@ void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowCo
     for (int r = 0; r < block.rows; ++r) SweepRow<kKind, T, kDx, kRes, kAcc>(block, r, k, stream, native, j, end);
     j = end;
   }
+  // Column sums alone read their rows from memory here (no pass 1).
+  const int64_t prefetch_end = !kDx && !kRes ? RowPrefetchEnd<T>(n) : 0;
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
+    if (j < prefetch_end) {
+      for (int r = 0; r < block.rows; ++r) {
+        PrefetchRowAhead<T>(block.x[r], j, kUnroll * L * sizeof(T));
+        PrefetchRowAhead<T>(block.dy[r], j, kUnroll * L * sizeof(T));
+      }
+    }
     Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
   }
   for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);

@@ -90,20 +90,37 @@ HWY_INLINE auto WithGroupPlace(const NormBlock& block, F&& f) {
   return close ? f(No(), Yes()) : f(No(), No());
 }
 
-// Pass 1 reads its rows from memory. On AVX-512 targets (the block sweep:
-// nothing else brings the rows in) it prefetches them this many bytes ahead
-// where a row of each input spans kPass1PrefetchMinRow bytes or more. Measured at
-// 2 threads on an Intel Xeon (docs/performance.md, attempt 42): 16-bit
-// LayerNorm, RMSNorm and LayerNormGrad on rows of 8 KiB and more +4% to +15%,
-// float32 rows of 16 KiB and more within 3%; at 1 thread 0% to +11%. Rows of
-// 4 KiB (prefetching only their first half) lost 11-17% in float32, so they
-// go without.
+// Software prefetch of rows read from memory: pass 1, and column sums
+// without a pass 1. On AVX-512 targets (the block sweep: nothing else
+// brings a block's rows in) a line of each input row this many bytes ahead
+// per line read, where a row of each input spans kRowPrefetchMinRow bytes or
+// more. Measured on an Intel Xeon (docs/performance.md, attempt 42), caches
+// emptied before each call: 16-bit LayerNorm, RMSNorm and LayerNormGrad on
+// rows of 8 KiB and more +4% to +15% at 2 threads, 0% to +11% at 1; float32
+// rows of 16 KiB and more within 3%; LayerNormGradBeta 16-bit rows of 8 KiB
+// and more +5% to +11%, float32 +1% to +5%. Rows of 4 KiB (prefetching only
+// their first half) lost 11-17% in float32 pass 1, so they go without.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
-constexpr int64_t kPass1PrefetchAhead = 2048;
+constexpr int64_t kRowPrefetchAhead = 2048;
 #else
-constexpr int64_t kPass1PrefetchAhead = 0;
+constexpr int64_t kRowPrefetchAhead = 0;
 #endif
-constexpr int64_t kPass1PrefetchMinRow = 8192;
+constexpr int64_t kRowPrefetchMinRow = 8192;
+
+// Columns up to which a row of n values of T is prefetched kRowPrefetchAhead
+// bytes ahead (0: not at all).
+template <typename T>
+int64_t RowPrefetchEnd(int64_t n) {
+  constexpr int64_t kAhead = kRowPrefetchAhead / static_cast<int64_t>(sizeof(T));
+  return kAhead > 0 && n * static_cast<int64_t>(sizeof(T)) >= kRowPrefetchMinRow ? n - kAhead : 0;
+}
+
+// The lines of `bytes` bytes from column c of a row, kRowPrefetchAhead ahead.
+template <typename T>
+HWY_INLINE void PrefetchRowAhead(const void* row, int64_t c, int64_t bytes) {
+  const char* at = static_cast<const char*>(row) + c * static_cast<int64_t>(sizeof(T)) + kRowPrefetchAhead;
+  for (int64_t b = 0; b < bytes; b += 64) hwy::Prefetch(at + b);
+}
 
 // Pass 1 of kRows (1 or 2) rows from row r of the block, into sums[0..kRows).
 // Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
@@ -173,18 +190,13 @@ void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, R
   };
   using Yes = std::true_type;
   using No = std::false_type;
-  // A line of each input row kPass1PrefetchAhead bytes ahead per line read.
-  constexpr int64_t kAhead = kPass1PrefetchAhead / static_cast<int64_t>(sizeof(T));
+  const int64_t prefetch_end = RowPrefetchEnd<T>(n);
   const int64_t step_bytes = 2 * L * static_cast<int64_t>(sizeof(T));
-  const int64_t prefetch_end = kAhead > 0 && n * static_cast<int64_t>(sizeof(T)) >= kPass1PrefetchMinRow ? n - kAhead : 0;
-  const auto prefetch = [&](const T* row, int64_t c) HWY_ATTR {
-    for (int64_t b = 0; b < step_bytes; b += 64) hwy::Prefetch(reinterpret_cast<const char*>(row + c + kAhead) + b);
-  };
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
     if (j < prefetch_end) {
-      prefetch(x0, j), prefetch(dy0, j);
-      if constexpr (kRows == 2) prefetch(x1, j), prefetch(dy1, j);
+      PrefetchRowAhead<T>(x0, j, step_bytes), PrefetchRowAhead<T>(dy0, j, step_bytes);
+      if constexpr (kRows == 2) PrefetchRowAhead<T>(x1, j, step_bytes), PrefetchRowAhead<T>(dy1, j, step_bytes);
     }
     vector(No(), No(), j, L);
     vector(Yes(), No(), j + L, L);
