@@ -396,7 +396,7 @@ void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowCo
     j = end;
   }
   // Column sums alone read their rows from memory here (no pass 1).
-  const int64_t prefetch_end = !kDx && !kRes ? RowPrefetchEnd<T>(n) : 0;
+  const int64_t prefetch_end = !kDx && !kRes ? RowPrefetchEnd<T>(n, kUnroll * L) : 0;
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
     if (j < prefetch_end) {
       for (int r = 0; r < block.rows; ++r) {

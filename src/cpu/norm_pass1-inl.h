@@ -107,12 +107,14 @@ constexpr int64_t kRowPrefetchAhead = 0;
 #endif
 constexpr int64_t kRowPrefetchMinRow = 8192;
 
-// Columns up to which a row of n values of T is prefetched kRowPrefetchAhead
-// bytes ahead (0: not at all).
+// For a row of n values of T read `step` columns at a time: the columns j
+// below which the step's lines kRowPrefetchAhead bytes ahead lie wholly
+// within the row (0: no prefetch).
 template <typename T>
-int64_t RowPrefetchEnd(int64_t n) {
+int64_t RowPrefetchEnd(int64_t n, int64_t step) {
   constexpr int64_t kAhead = kRowPrefetchAhead / static_cast<int64_t>(sizeof(T));
-  return kAhead > 0 && n * static_cast<int64_t>(sizeof(T)) >= kRowPrefetchMinRow ? n - kAhead : 0;
+  const bool wide = n * static_cast<int64_t>(sizeof(T)) >= kRowPrefetchMinRow;
+  return kAhead > 0 && wide ? std::max<int64_t>(0, n - kAhead - step + 1) : 0;
 }
 
 // The lines of `bytes` bytes from column c of a row, kRowPrefetchAhead ahead.
@@ -190,7 +192,7 @@ void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, R
   };
   using Yes = std::true_type;
   using No = std::false_type;
-  const int64_t prefetch_end = RowPrefetchEnd<T>(n);
+  const int64_t prefetch_end = RowPrefetchEnd<T>(n, 2 * L);
   const int64_t step_bytes = 2 * L * static_cast<int64_t>(sizeof(T));
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
