@@ -130,7 +130,9 @@ def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_s
                                     "PyTorch with THP_MEM_ALLOC_ENABLE=1)" if args.huge_pages else "ordinary pages",
                                     "; gradops' and oneDNN's tensors and the triad's arrays staggered within their "
                                     "pages as aclrtMalloc places them (--staggered; PyTorch on its own allocator)"
-                                    if args.staggered else ""))
+                                    if args.staggered else "") +
+                 " Every timed call starts from memory: each system reads a buffer of twice the last-level cache "
+                 "before it.")
     lines.append("Peers: %s; %s. GB/s counts x and dy read and dx written (3*M*N*element) plus the small "
                  "vectors; ratio = GB/s / ceiling." % (onednn_status, torch_status))
     lines.append("")
