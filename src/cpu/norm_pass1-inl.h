@@ -96,10 +96,10 @@ HWY_INLINE auto WithGroupPlace(const NormBlock& block, F&& f) {
 // per line read, where a row of each input spans kRowPrefetchMinRow bytes or
 // more. Measured on an Intel Xeon (docs/performance.md, attempt 42), caches
 // emptied before each call: 16-bit LayerNorm, RMSNorm and LayerNormGrad on
-// rows of 8 KiB and more +4% to +15% at 2 threads, 0% to +11% at 1; float32
+// rows of 8 KiB and more +4% to +15% at 2 threads, 0% to +12% at 1; float32
 // rows of 16 KiB and more within 3%; LayerNormGradBeta 16-bit rows of 8 KiB
-// and more +5% to +11%, float32 +1% to +5%. Rows of 4 KiB (prefetching only
-// their first half) lost 11-17% in float32 pass 1, so they go without.
+// and more +3% to +15%, float32 within 3%. Rows of 4 KiB (prefetching only
+// their first half) lost 11-16% in float32 pass 1, so they go without.
 #if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
 constexpr int64_t kRowPrefetchAhead = 2048;
 #else
