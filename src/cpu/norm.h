@@ -83,6 +83,7 @@ struct NormSchedule {
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
+  bool prefetch_next_block = false;  // blocks prefetch the next block's rows during pass 2
   bool split_gamma = false;  // bfloat16 rows swept alone: gamma also in pair order (NormSplitPairs)
   size_t gamma_offset = 0, split_gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
   size_t scratch_offset = 0, scratch_per_thread = 0;
@@ -115,10 +116,11 @@ struct NormBlock {
   void* res[kMaxBlockRows] = {};
   float mean[kMaxBlockRows] = {};
   float rstd[kMaxBlockRows] = {};
-  // Rows swept alone (NormKernelParams::sweep_rows, or a block of one row):
-  // the row `rows` after row r, prefetched during r's pass 2 (or null).
-  const void* next_x[kMaxRowsAlone] = {};
-  const void* next_dy[kMaxRowsAlone] = {};
+  // The row `rows` after row r, prefetched during r's pass 2 (or null): rows
+  // swept alone (NormKernelParams::sweep_rows, or a block of one row), and
+  // every row of a block where NormSchedule::prefetch_next_block.
+  const void* next_x[kMaxBlockRows] = {};
+  const void* next_dy[kMaxBlockRows] = {};
   const float* gamma = nullptr;  // N values
   const float* split_gamma = nullptr;  // the same in bfloat16 pair order (NormSplitPairs), or null
   // dgamma and dbeta are summed over groups of rows (kGroupRows from the

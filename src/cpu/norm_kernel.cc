@@ -54,7 +54,9 @@ HWY_INLINE auto EncodeOutputs(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) 
 // `left` < L columns) across the block's rows, rows outer so that each row's
 // constants are loaded once per kVecs vectors, the dgamma/dbeta partials
 // held in registers across the rows. Flags are template parameters so the
-// loop holds no branches.
+// loop holds no branches but one: with dx, where the driver gives the next
+// block's rows (NormSchedule::prefetch_next_block), each row prefetches its
+// successor's lines at these columns, so that memory works through pass 2.
 //
 // 16-bit dx waits one row (kDefer): a row's dx stays, encoded, in registers
 // and is stored, store by store, after the next row has loaded the same
@@ -148,9 +150,16 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     });
   };
   Row previous{};  // kDefer: the row whose dx waits
+  const bool prefetch_next = kDx && !kTail && block.next_x[0] != nullptr;
   for (int r = 0; r < block.rows; ++r) {
     const T* x = static_cast<const T*>(block.x[r]) + j;
     const T* dy = static_cast<const T*>(block.dy[r]) + j;
+    if (prefetch_next && block.next_x[r] != nullptr) {  // the next block's row, as far along
+      for (size_t b = 0; b < kVecs * L * sizeof(T); b += 64) {
+        hwy::Prefetch(static_cast<const char*>(block.next_x[r]) + j * static_cast<int64_t>(sizeof(T)) + b);
+        hwy::Prefetch(static_cast<const char*>(block.next_dy[r]) + j * static_cast<int64_t>(sizeof(T)) + b);
+      }
+    }
     Row row{};
     row.dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
     row.res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
