@@ -66,7 +66,7 @@ bool SweepsRows() {
 
 // Whether a block's pass 2 should prefetch the next block's rows (the block
 // sweep; rows swept alone always do). Measured on an Intel Xeon at 2 threads
-// (docs/performance.md, attempt 44): LayerNorm and RMSNorm +3% to +22% where
+// (docs/performance.md, attempt 44): LayerNorm and RMSNorm -1% to +22% where
 // a block's x and dy take 512 KiB or less; larger blocks lost 8-25%, the
 // prefetched rows evicting the block's own from the 2 MiB L2 before pass 2
 // reads them. LayerNormGrad, which also stores x_hat into the cache, moved
