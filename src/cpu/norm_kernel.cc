@@ -155,10 +155,8 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     const T* x = static_cast<const T*>(block.x[r]) + j;
     const T* dy = static_cast<const T*>(block.dy[r]) + j;
     if (prefetch_next && block.next_x[r] != nullptr) {  // the next block's row, as far along
-      for (size_t b = 0; b < kVecs * L * sizeof(T); b += 64) {
-        hwy::Prefetch(static_cast<const char*>(block.next_x[r]) + j * static_cast<int64_t>(sizeof(T)) + b);
-        hwy::Prefetch(static_cast<const char*>(block.next_dy[r]) + j * static_cast<int64_t>(sizeof(T)) + b);
-      }
+      PrefetchColumns<T>(block.next_x[r], j, kVecs * L * sizeof(T));
+      PrefetchColumns<T>(block.next_dy[r], j, kVecs * L * sizeof(T));
     }
     Row row{};
     row.dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
@@ -251,7 +249,7 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
   const char* next_dy = static_cast<const char*>(block.next_dy[r]);
   // A line of the next row's x and dy per line of this row's: every step
   // (prefetches of a line each), or every other (16-bit rows of 256 bits).
-  const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T), prefetch_lines = (step_bytes + 63) / 64;
+  const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T);
   const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
   // bfloat16 pairs in split order, with gamma in the same order.
 #ifdef GRADOPS_BFLOAT16_PAIRS
@@ -298,10 +296,8 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
     // the partials often sit at one offset within their pages) waits for it.
     for (size_t step = 0; j < end; j += 2 * L, ++step) {
       if (next_x != nullptr && (step & steps_per_prefetch_mask) == 0) {
-        for (size_t line = 0; line < prefetch_lines; ++line) {
-          hwy::Prefetch(next_x + static_cast<size_t>(j) * sizeof(T) + 64 * line);
-          hwy::Prefetch(next_dy + static_cast<size_t>(j) * sizeof(T) + 64 * line);
-        }
+        PrefetchColumns<T>(next_x, j, static_cast<int64_t>(step_bytes));
+        PrefetchColumns<T>(next_dy, j, static_cast<int64_t>(step_bytes));
       }
       V x0, x1, dy0, dy1;
       get(x + j, x0, x1, split_order);
@@ -409,8 +405,8 @@ void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowCo
   for (; j + kUnroll * L <= n; j += kUnroll * L) {
     if (j < prefetch_end) {
       for (int r = 0; r < block.rows; ++r) {
-        PrefetchRowAhead<T>(block.x[r], j, kUnroll * L * sizeof(T));
-        PrefetchRowAhead<T>(block.dy[r], j, kUnroll * L * sizeof(T));
+        PrefetchColumns<T>(block.x[r], j + kRowPrefetchColumns<T>, kUnroll * L * sizeof(T));
+        PrefetchColumns<T>(block.dy[r], j + kRowPrefetchColumns<T>, kUnroll * L * sizeof(T));
       }
     }
     Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);

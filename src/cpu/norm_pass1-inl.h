@@ -107,20 +107,25 @@ constexpr int64_t kRowPrefetchAhead = 0;
 #endif
 constexpr int64_t kRowPrefetchMinRow = 8192;
 
+// Columns of a row of T, in the row prefetches: kRowPrefetchAhead bytes.
+template <typename T>
+constexpr int64_t kRowPrefetchColumns = kRowPrefetchAhead / static_cast<int64_t>(sizeof(T));
+
 // For a row of n values of T read `step` columns at a time: the columns j
-// below which the step's lines kRowPrefetchAhead bytes ahead lie wholly
-// within the row (0: no prefetch).
+// below which the step's lines kRowPrefetchColumns<T> ahead lie wholly within
+// the row (0: no prefetch).
 template <typename T>
 int64_t RowPrefetchEnd(int64_t n, int64_t step) {
-  constexpr int64_t kAhead = kRowPrefetchAhead / static_cast<int64_t>(sizeof(T));
   const bool wide = n * static_cast<int64_t>(sizeof(T)) >= kRowPrefetchMinRow;
-  return kAhead > 0 && wide ? std::max<int64_t>(0, n - kAhead - step + 1) : 0;
+  return kRowPrefetchColumns<T> > 0 && wide ? std::max<int64_t>(0, n - kRowPrefetchColumns<T> - step + 1) : 0;
 }
 
-// The lines of `bytes` bytes from column c of a row, kRowPrefetchAhead ahead.
+// A prefetch of each line of the `bytes` bytes from column c of a row of T
+// (one line where bytes is under a line): every software prefetch of the
+// norm kernels' rows goes through here.
 template <typename T>
-HWY_INLINE void PrefetchRowAhead(const void* row, int64_t c, int64_t bytes) {
-  const char* at = static_cast<const char*>(row) + c * static_cast<int64_t>(sizeof(T)) + kRowPrefetchAhead;
+HWY_INLINE void PrefetchColumns(const void* row, int64_t c, int64_t bytes) {
+  const char* at = static_cast<const char*>(row) + c * static_cast<int64_t>(sizeof(T));
   for (int64_t b = 0; b < bytes; b += 64) hwy::Prefetch(at + b);
 }
 
@@ -197,8 +202,9 @@ void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, R
   int64_t j = 0;
   for (; j + 2 * L <= n; j += 2 * L) {
     if (j < prefetch_end) {
-      PrefetchRowAhead<T>(x0, j, step_bytes), PrefetchRowAhead<T>(dy0, j, step_bytes);
-      if constexpr (kRows == 2) PrefetchRowAhead<T>(x1, j, step_bytes), PrefetchRowAhead<T>(dy1, j, step_bytes);
+      const int64_t ahead = j + kRowPrefetchColumns<T>;
+      PrefetchColumns<T>(x0, ahead, step_bytes), PrefetchColumns<T>(dy0, ahead, step_bytes);
+      if constexpr (kRows == 2) PrefetchColumns<T>(x1, ahead, step_bytes), PrefetchColumns<T>(dy1, ahead, step_bytes);
     }
     vector(No(), No(), j, L);
     vector(Yes(), No(), j + L, L);
