@@ -1,5 +1,6 @@
 // Bitwise determinism: the same bits for every run and every thread count,
 // and for every memory arrangement of the same logical data.
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -31,22 +32,75 @@ std::vector<unsigned char> Concat(std::initializer_list<const Tensor*> ts) {
   return all;
 }
 
+// A LayerNorm backward problem on random data: M rows of N values of
+// `dtype`, gamma and the gradients dgamma and dbeta of `gamma_dtype`.
+struct LayerNormData {
+  LayerNormData(DType dtype, DType gamma_dtype, int64_t M, int64_t N, uint64_t seed)
+      : dy(dtype, {M, N}), x(dtype, {M, N}), mean(DType::kFloat32, {M}), rstd(DType::kFloat32, {M}),
+        gamma(gamma_dtype, {N}), dx(dtype, {M, N}), dg(gamma_dtype, {N}), db(gamma_dtype, {N}) {
+    std::mt19937_64 rng(seed);
+    for (Tensor* t : {&dy, &x, &mean, &gamma}) t->FillRandom(rng, -2, 2);
+    rstd.FillRandom(rng, 0.5f, 2);
+  }
+  LayerNormBackwardArgs Args() const {
+    LayerNormBackwardArgs a;
+    a.dy = dy.view(); a.x = x.view(); a.mean = mean.view(); a.rstd = rstd.view(); a.gamma = &gamma.view();
+    a.dx = dx.view(); a.dgamma = dg.view(); a.dbeta = db.view();
+    return a;
+  }
+  std::vector<unsigned char> Outputs() const { return Concat({&dx, &dg, &db}); }
+  Tensor dy, x, mean, rstd, gamma, dx, dg, db;
+};
+
 TEST(Determinism, LayerNormBackwardAcrossThreads) {
   for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
     ExpectSameBitsForAnyThreads([&] {
-      std::mt19937_64 rng(41);
-      Tensor dy(dtype, {3001, 96}), x(dtype, {3001, 96}), mean(DType::kFloat32, {3001}), rstd(DType::kFloat32, {3001});
-      Tensor gamma(dtype, {96}), dx(dtype, {3001, 96}), dg(dtype, {96}), db(dtype, {96});
-      for (Tensor* t : {&dy, &x, &mean, &gamma}) t->FillRandom(rng, -2, 2);
-      rstd.FillRandom(rng, 0.5f, 2);
-      LayerNormBackwardArgs a;
-      a.dy = dy.view(); a.x = x.view(); a.mean = mean.view(); a.rstd = rstd.view(); a.gamma = &gamma.view();
-      a.dx = dx.view(); a.dgamma = dg.view(); a.dbeta = db.view();
+      LayerNormData d(dtype, dtype, 3001, 96, 41);
       Plan plan;
-      EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
-      return Concat({&dx, &dg, &db});
+      EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(d.Args(), &plan), plan).ok());
+      return d.Outputs();
     });
   }
+}
+
+// The workspace may start at any byte (the kernels' layout in it starts at
+// its first line boundary): the same bits at every offset, and not a byte
+// written outside the workspace_bytes() it was given, with either sweep
+// (rows alone keep their dgamma/dbeta sums in the workspace's last bytes).
+TEST(Determinism, LayerNormBackwardWorkspaceAtAnyOffset) {
+  const cpu::NormSweep before = cpu::SetNormSweep(cpu::NormSweep::kTargets);
+  const auto run_at_offsets = [](DType dtype, int64_t M, int64_t N) {
+    LayerNormData d(dtype, DType::kFloat32, M, N, 46);
+    Plan plan;
+    ASSERT_TRUE(PlanLayerNormBackward(d.Args(), &plan).ok());
+    const size_t bytes = plan.workspace_bytes();
+    constexpr size_t kGuard = 128;
+    constexpr unsigned char kFill = 0xA5;
+    std::vector<unsigned char> first;
+    for (size_t offset : {0, 1, 16, 40, 63}) {
+      std::vector<unsigned char> buffer(kGuard + 64 + bytes + kGuard, kFill);
+      // Offsets from a line boundary inside the buffer.
+      const size_t base = kGuard + (64 - reinterpret_cast<uintptr_t>(buffer.data() + kGuard) % 64) % 64;
+      ASSERT_TRUE(gradops::Run(plan, buffer.data() + base + offset, bytes).ok());
+      for (size_t i = 0; i < buffer.size(); ++i) {
+        if (i < base + offset || i >= base + offset + bytes) ASSERT_EQ(buffer[i], kFill) << "offset " << offset << ", byte " << i;
+      }
+      const std::vector<unsigned char> out = d.Outputs();
+      if (first.empty()) first = out;
+      EXPECT_TRUE(out == first) << "offset " << offset;
+    }
+  };
+  for (cpu::NormSweep sweep : {cpu::NormSweep::kRows, cpu::NormSweep::kBlocks}) {
+    cpu::SetNormSweep(sweep);
+    for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
+      for (const auto& [M, N] : std::vector<std::pair<int64_t, int64_t>>{{70, 1030}, {13, 4100}}) {
+        SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + std::to_string(M) + "x" + std::to_string(N) +
+                     (sweep == cpu::NormSweep::kRows ? " rows" : " blocks"));
+        run_at_offsets(dtype, M, N);
+      }
+    }
+  }
+  cpu::SetNormSweep(before);
 }
 
 // The CPU's bfloat16 conversion instructions (where it has them) change no
