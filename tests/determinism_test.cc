@@ -65,8 +65,8 @@ TEST(Determinism, LayerNormBackwardAcrossThreads) {
 
 // The workspace may start at any byte (the kernels' layout in it starts at
 // its first line boundary): the same bits at every offset, and not a byte
-// written outside the workspace_bytes() it was given, with either sweep
-// (rows alone keep their dgamma/dbeta sums in the workspace's last bytes).
+// written outside the workspace_bytes() it was given, with each sweep (rows
+// alone keep their dgamma/dbeta sums in the workspace's last bytes).
 TEST(Determinism, LayerNormBackwardWorkspaceAtAnyOffset) {
   const cpu::NormSweep before = cpu::SetNormSweep(cpu::NormSweep::kTargets);
   const auto run_at_offsets = [](DType dtype, int64_t M, int64_t N) {
@@ -83,19 +83,20 @@ TEST(Determinism, LayerNormBackwardWorkspaceAtAnyOffset) {
       const size_t base = kGuard + (64 - reinterpret_cast<uintptr_t>(buffer.data() + kGuard) % 64) % 64;
       ASSERT_TRUE(gradops::Run(plan, buffer.data() + base + offset, bytes).ok());
       for (size_t i = 0; i < buffer.size(); ++i) {
-        if (i < base + offset || i >= base + offset + bytes) ASSERT_EQ(buffer[i], kFill) << "offset " << offset << ", byte " << i;
+        const bool outside = i < base + offset || i >= base + offset + bytes;
+        if (outside) ASSERT_EQ(buffer[i], kFill) << "offset " << offset << ", byte " << i;
       }
       const std::vector<unsigned char> out = d.Outputs();
       if (first.empty()) first = out;
       EXPECT_TRUE(out == first) << "offset " << offset;
     }
   };
-  for (cpu::NormSweep sweep : {cpu::NormSweep::kRows, cpu::NormSweep::kBlocks}) {
+  for (cpu::NormSweep sweep : {cpu::NormSweep::kRows, cpu::NormSweep::kBlocks, cpu::NormSweep::kFused}) {
     cpu::SetNormSweep(sweep);
     for (DType dtype : {DType::kFloat32, DType::kBFloat16}) {
       for (const auto& [M, N] : std::vector<std::pair<int64_t, int64_t>>{{70, 1030}, {13, 4100}}) {
-        SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + std::to_string(M) + "x" + std::to_string(N) +
-                     (sweep == cpu::NormSweep::kRows ? " rows" : " blocks"));
+        SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + std::to_string(M) + "x" + std::to_string(N) + " sweep " +
+                     std::to_string(static_cast<int>(sweep)));
         run_at_offsets(dtype, M, N);
       }
     }
@@ -230,11 +231,11 @@ TEST(Determinism, SameBitsForEveryArrangement) {
   }
 }
 
-// Pass 2 by blocks of rows or by rows alone (cpu/norm.h): the same bits for
-// every norm operator, dtype and output mask, with row tails, groups of the
-// dgamma/dbeta sums that span blocks and chunks of every length (8193 rows:
-// chunks of 33, an odd length).
-TEST(Determinism, RowAndBlockSweepsGiveTheSameBits) {
+// Pass 2 by blocks of rows, by rows alone or by rows fused with the next
+// row's pass 1 (cpu/norm.h): the same bits for every norm operator, dtype and
+// output mask, with row tails, groups of the dgamma/dbeta sums that span
+// blocks and chunks of every length (8193 rows: chunks of 33, an odd length).
+TEST(Determinism, EverySweepGivesTheSameBits) {
   const auto run_all = [](DType dtype, int64_t M, int64_t N) {
     std::mt19937_64 rng(45);
     Tensor dy(dtype, {M, N}), x(dtype, {M, N}), mean(DType::kFloat32, {M}), rstd(DType::kFloat32, {M});
@@ -271,8 +272,11 @@ TEST(Determinism, RowAndBlockSweepsGiveTheSameBits) {
       const std::vector<unsigned char> rows = run_all(dtype, M, N);
       cpu::SetNormSweep(cpu::NormSweep::kBlocks);
       const std::vector<unsigned char> blocks = run_all(dtype, M, N);
+      cpu::SetNormSweep(cpu::NormSweep::kFused);
+      const std::vector<unsigned char> fused = run_all(dtype, M, N);
       cpu::SetNormSweep(before);
       EXPECT_TRUE(rows == blocks);
+      EXPECT_TRUE(fused == blocks);
     }
   }
 }

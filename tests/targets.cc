@@ -6,10 +6,12 @@
 // core_on_* entries). A target this CPU cannot run, or that was not compiled,
 // exits with 77: CTest reports the entry as skipped.
 //
-// GRADOPS_TEST_NORM_SWEEP=rows|blocks makes every norm plan sweep its rows
+// GRADOPS_TEST_NORM_SWEEP=rows|blocks|fused makes every norm plan sweep its rows
 // that way instead of the target's way (cpu/norm.h), so that both are tested
 // on every machine (CTest's core_norm_sweep_* entries).
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <cstdlib>
 #include <cstring>
 
@@ -35,12 +37,19 @@ const bool target_chosen = [] {
 const bool sweep_chosen = [] {
   const char* name = std::getenv("GRADOPS_TEST_NORM_SWEEP");
   if (name == nullptr || *name == '\0') return false;
-  if (std::strcmp(name, "rows") != 0 && std::strcmp(name, "blocks") != 0) {
-    std::fprintf(stderr, "[gradops] GRADOPS_TEST_NORM_SWEEP=%s: expected rows or blocks\n", name);
+  const struct {
+    const char* name;
+    gradops::cpu::NormSweep sweep;
+  } sweeps[] = {{"rows", gradops::cpu::NormSweep::kRows},
+                {"blocks", gradops::cpu::NormSweep::kBlocks},
+                {"fused", gradops::cpu::NormSweep::kFused}};
+  const auto* chosen = std::find_if(std::begin(sweeps), std::end(sweeps),
+                                    [&](const auto& s) { return std::strcmp(s.name, name) == 0; });
+  if (chosen == std::end(sweeps)) {
+    std::fprintf(stderr, "[gradops] GRADOPS_TEST_NORM_SWEEP=%s: expected rows, blocks or fused\n", name);
     std::exit(1);
   }
-  gradops::cpu::SetNormSweep(std::strcmp(name, "rows") == 0 ? gradops::cpu::NormSweep::kRows
-                                                            : gradops::cpu::NormSweep::kBlocks);
+  gradops::cpu::SetNormSweep(chosen->sweep);
   std::printf("[gradops] every norm plan sweeps %s\n", name);
   return true;
 }();

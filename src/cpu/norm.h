@@ -80,6 +80,7 @@ struct NormSchedule {
   bool packed = false;      // rows pass through float32 scratch (strided or mixed dtypes)
   int block_rows = 1;       // rows sharing one sweep of the column partials
   bool sweep_rows = false;  // pass 2 row by row (blocks of 1 or 2 rows), else across the block
+  bool fused_rows = false;  // rows alone, each row's pass 2 beside the next row's pass 1
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
@@ -94,11 +95,13 @@ NormSchedule ScheduleNorm(const NormProblem& problem, int threads);
 
 // How pass 2 goes over the rows of dx-producing kinds: a block of rows at a
 // time, column by column across the block with the dgamma/dbeta partials in
-// registers, or one row at a time with the next row prefetched. Each target
-// has the one measured faster on it (NormTargetSweepsRows); the results are
-// the same bits either way. SetNormSweep forces one for plans made after it
-// (tests run both on every target) and returns the previous choice.
-enum class NormSweep { kTargets, kRows, kBlocks };
+// registers; one row at a time with the next row prefetched; or one row at a
+// time beside the next row's pass 1 (fused). Each target has the one
+// measured faster on it (NormTargetSweepsRows, and ScheduleNorm's rule for
+// the fused sweep); the results are the same bits either way. SetNormSweep
+// forces one for plans made after it (tests run each on every target) and
+// returns the previous choice.
+enum class NormSweep { kTargets, kRows, kBlocks, kFused };
 NormSweep SetNormSweep(NormSweep sweep);
 bool NormTargetSweepsRows();  // of the target the kernels dispatch to
 void RunNorm(const NormProblem& problem, const NormSchedule& schedule, void* workspace);
@@ -118,7 +121,8 @@ struct NormBlock {
   float rstd[kMaxBlockRows] = {};
   // The row `rows` after row r, prefetched during r's pass 2 (or null): rows
   // swept alone (NormKernelParams::sweep_rows, or a block of one row), and
-  // every row of a block where NormSchedule::prefetch_next_block.
+  // every row of a block where NormSchedule::prefetch_next_block. In the
+  // fused sweep, the row after row r (the last row's prefetched).
   const void* next_x[kMaxBlockRows] = {};
   const void* next_dy[kMaxBlockRows] = {};
   const float* gamma = nullptr;  // N values
@@ -147,6 +151,7 @@ struct NormKernelParams {
   float inv_n = 0.0f;
   bool want_dx = false, want_res = false;
   bool sweep_rows = false;  // NormSchedule::sweep_rows
+  bool fused_rows = false;  // NormSchedule::fused_rows
   bool stream_dx = false;  // non-temporal stores for dx, from its first aligned column
   bool bf16_instructions = false;  // BFloat16Instructions(), read once per run
 };

@@ -53,16 +53,35 @@ bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dty
 
 std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
 
-// Pass 2 one row at a time (norm.h). Measured at 2 threads, LayerNorm
-// backward on an AVX2-only Zen 3 (docs/performance.md, attempt 32): 1.4-2x
-// faster than blocks, which on an AVX-512 Zen 4 were the faster.
-bool SweepsRows() {
-  switch (forced_sweep.load(std::memory_order_relaxed)) {
-    case NormSweep::kRows: return true;
-    case NormSweep::kBlocks: return false;
-    case NormSweep::kTargets: break;
-  }
-  return NormTargetSweepsRows();
+// The rules below measured on an Intel CPU alone apply to Intel CPUs alone.
+bool IntelCpu() {
+#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
+  static const bool intel = __builtin_cpu_is("intel");
+  return intel;
+#else
+  return false;
+#endif
+}
+
+// The sweep of a problem of `kind` whose rows of x take `row_bytes`: one
+// forced by SetNormSweep, else the target's. Rows alone: measured at 2
+// threads, LayerNorm backward on an AVX2-only Zen 3 (docs/performance.md,
+// attempt 32): 1.4-2x faster than blocks, which on an AVX-512 Zen 4 were the
+// faster. Fused, where blocks are the target's: measured on an Intel Xeon at
+// 2 threads (attempt 47) against blocks, rows of 128 KiB and more (a block
+// of 8 of them, x and dy, fills the 2 MiB L2 or more): LayerNorm float32
+// 256x65536 +25%, 512x32768 +20%, 16-bit 256x65536 +1% to +11%; RMSNorm +8%
+// to +40%; LayerNormGrad, which has no dgamma/dbeta partials and no
+// next-block prefetch, -1% to +38% on every benchmark shape, so it is fused
+// at every width. Narrower LayerNorm and RMSNorm rows lost (LayerNorm
+// float32 1024x16384 -7%, 4096x4096 -20%): blocks. AMD CPUs keep blocks: a
+// fused loop lost on Zen 4 (attempt 18), and this one has not run there.
+NormSweep SweepOf(NormKind kind, int64_t row_bytes) {
+  const NormSweep forced = forced_sweep.load(std::memory_order_relaxed);
+  if (forced != NormSweep::kTargets) return forced;
+  if (NormTargetSweepsRows()) return NormSweep::kRows;
+  const bool fuse = kind == NormKind::kLayerNormGrad || row_bytes >= (128 << 10);
+  return IntelCpu() && fuse ? NormSweep::kFused : NormSweep::kBlocks;
 }
 
 // Whether a block's pass 2 should prefetch the next block's rows (the block
@@ -73,15 +92,7 @@ bool SweepsRows() {
 // reads them. LayerNormGrad, which also stores x_hat into the cache, moved
 // -7% to +5%, so it goes without. On an AVX-512 Zen 4 such prefetches lost
 // (attempt 17: 28 -> 23 GB/s), so AMD CPUs go without.
-bool PrefetchNextBlock(int64_t block_bytes) {
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-  static const bool intel = __builtin_cpu_is("intel");
-  return intel && block_bytes <= (512 << 10);
-#else
-  (void)block_bytes;
-  return false;
-#endif
-}
+bool PrefetchNextBlock(int64_t block_bytes) { return IntelCpu() && block_bytes <= (512 << 10); }
 
 }  // namespace
 
@@ -105,7 +116,10 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
                           : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, kMaxBlockRows));
-  s.sweep_rows = !s.packed && (p.want_dx || p.want_res) && SweepsRows();
+  const NormSweep sweep = SweepOf(p.kind, std::max<int64_t>(1, p.N) * static_cast<int64_t>(DTypeSize(dtype)));
+  s.fused_rows = !s.packed && p.want_dx && sweep == NormSweep::kFused;
+  s.sweep_rows = !s.packed && (p.want_dx || p.want_res) && sweep == NormSweep::kRows;
+  if (s.fused_rows) s.block_rows = kMaxBlockRows;
   if (s.sweep_rows) {
     // Rows swept alone add their dgamma/dbeta terms in pass 1, two rows at
     // once where there are partials: one load and store of them for both
@@ -130,13 +144,14 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   s.stream_dx = p.want_dx && !s.packed &&
                 StreamOutput(static_cast<double>(p.M) * static_cast<double>(p.N) * DTypeSize(p.dx.dtype));
   const int64_t block_bytes = s.block_rows * p.N * 2 * static_cast<int64_t>(DTypeSize(dtype));
-  s.prefetch_next_block = !s.packed && !s.sweep_rows && p.want_dx && !p.want_res && PrefetchNextBlock(block_bytes);
+  s.prefetch_next_block = !s.packed && !s.sweep_rows && !s.fused_rows && p.want_dx && !p.want_res &&
+                          PrefetchNextBlock(block_bytes);
 
   const size_t n = static_cast<size_t>(p.N);
   size_t bytes = 0;
   s.gamma_offset = bytes;
   bytes += AlignUp(n * sizeof(float));
-  s.split_gamma = s.sweep_rows && dtype == DType::kBFloat16;
+  s.split_gamma = (s.sweep_rows || s.fused_rows) && dtype == DType::kBFloat16;
   s.split_gamma_offset = bytes;
   if (s.split_gamma) bytes += AlignUp(n * sizeof(float));
   s.partial_offset = bytes;
@@ -183,6 +198,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   params.want_dx = p.want_dx;
   params.want_res = p.want_res;
   params.sweep_rows = s.sweep_rows;
+  params.fused_rows = s.fused_rows;
   params.stream_dx = s.stream_dx;
   params.bf16_instructions = BFloat16Instructions();
 
@@ -239,9 +255,10 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
           if (p.want_res) block.res[r] = RowPointer(p.res, row);
         }
       }
-      const bool prefetch = !s.packed && (s.sweep_rows || block.rows == 1 || s.prefetch_next_block);
+      // The row `rows` after each row; in the fused sweep, the row after it.
+      const bool prefetch = !s.packed && (s.sweep_rows || s.fused_rows || block.rows == 1 || s.prefetch_next_block);
       for (int r = 0; r < block.rows; ++r) {
-        const int64_t next = r0 + block.rows + r;
+        const int64_t next = r0 + (s.fused_rows ? 1 : block.rows) + r;
         block.next_x[r] = prefetch && next < M ? RowPointer(p.x, next) : nullptr;
         block.next_dy[r] = prefetch && next < M ? RowPointer(p.dy, next) : nullptr;
       }

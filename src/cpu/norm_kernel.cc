@@ -209,6 +209,20 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   }
 }
 
+// Nothing beside a step of pass 2 (SweepRow's `beside`).
+struct NothingBeside {
+  HWY_INLINE void Step(int64_t) const {}
+};
+
+// Columns [j, n) of the block, fewer than a sweep step's: vector by vector.
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
+void ColumnsLeft(const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j, int64_t n) {
+  const hn::ScalableTag<float> df;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
+  if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, native, j, static_cast<size_t>(n - j));
+}
+
 // Row r of a block swept row by row (a block of one row, or of rows alone:
 // NormKernelParams::sweep_rows), columns [j, end) two vectors a step (end -
 // j a multiple of 2 * Lanes): the same arithmetic as Columns, the row's
@@ -228,9 +242,13 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
 // either conversion; in cache bfloat16 LayerNorm backward then takes 15%
 // less time (docs/performance.md, attempt 40). Each column's arithmetic,
 // and so each bit, is the same in either order.
-template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
-void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j,
-              int64_t end) {
+//
+// Beside each step at column j, beside.Step(j): the fused sweep takes the
+// same step of the next row's pass 1 there (FusedBlock). `beside` is a copy
+// held in registers through the loop, returned after it.
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc, class Beside>
+Beside SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j, int64_t end,
+                Beside beside) {
   using K = Terms<kKind>;
   const hn::ScalableTag<float> df;
   using V = hn::Vec<decltype(df)>;
@@ -283,7 +301,7 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
   // The loop for this row's place in its group of dgamma/dbeta sums: the
   // group's sums so far (kResume; else from zero) take this row's terms, and
   // at the group's last row (kClose) join the chunk's; in split order or not.
-  const auto steps = [&](auto resume, auto close, auto split_order) HWY_ATTR {
+  const auto steps = [&](auto resume, auto close, auto split_order, auto near) HWY_ATTR {
     constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
     const float* g = decltype(split_order)::value ? block.split_gamma : gamma;
     const RowPartials partials = PartialsOf<kClose>(block);
@@ -329,14 +347,17 @@ void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream,
       }
       if constexpr (kDx) put(dx + j, dx0, dx1, stream, split_order);
       if constexpr (kRes) put(res + j, xh0, xh1, false, split_order);
+      near.Step(j);
     }
+    return near;
   };
+  using No = std::false_type;
   if constexpr (kAcc) {
-    WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { steps(resume, close, std::false_type()); });
+    return WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { return steps(resume, close, No(), beside); });
   } else if (split) {
-    steps(std::false_type(), std::false_type(), std::bool_constant<kCanSplit>());
+    return steps(No(), No(), std::bool_constant<kCanSplit>(), beside);
   } else {
-    steps(std::false_type(), std::false_type(), std::false_type());
+    return steps(No(), No(), No(), beside);
   }
 }
 
@@ -397,7 +418,9 @@ void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowCo
   // so SweepRow is not instantiated for dx and partials together.
   if (alone && !(kDx && kAcc)) {
     const int64_t end = j + (n - j) / (2 * L) * (2 * L);
-    for (int r = 0; r < block.rows; ++r) SweepRow<kKind, T, kDx, kRes, kAcc>(block, r, k, stream, native, j, end);
+    for (int r = 0; r < block.rows; ++r) {
+      SweepRow<kKind, T, kDx, kRes, kAcc>(block, r, k, stream, native, j, end, NothingBeside());
+    }
     j = end;
   }
   // Column sums alone read their rows from memory here (no pass 1).
@@ -411,9 +434,20 @@ void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowCo
     }
     Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
   }
-  for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
-  if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, native, j, static_cast<size_t>(n - j));
+  ColumnsLeft<kKind, T, kDx, kRes, kAcc>(block, k, stream, native, j, n);
   if (stream) hwy::FlushStream();
+}
+
+// Row r's constants of pass 2 into k at index `at`, from its sums:
+//   a = inv_n * sum(g), b = inv_n * rstd * sum(g * xc), c = inv_n * rstd * sum(xc).
+void SetRowConstants(const NormKernelParams& p, const NormBlock& block, int r, const RowSums& sums, RowConstants& k,
+                     int at) {
+  const float rstd = block.rstd[r];
+  k.mean[at] = block.mean[r];
+  k.rstd[at] = rstd;
+  k.a[at] = sums.g * p.inv_n;
+  k.b[at] = sums.gxc * rstd * p.inv_n;
+  k.c[at] = sums.xc * rstd * p.inv_n;
 }
 
 template <NormKind kKind, typename T>
@@ -442,17 +476,12 @@ void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
     }
   }
   for (int r = 0; r < block.rows; ++r) {
-    k.mean[r] = block.mean[r];
-    k.rstd[r] = block.rstd[r];
-    k.a[r] = k.b[r] = k.c[r] = 0.0f;
-    if (!p.want_dx) continue;
-    RowSums sums;
-    if (acc_in_pass1) sums = pass1[r];
-    else SumRows<kKind, T, 1>(block, r, p.N, RowPartials(), &sums);
-    const float rstd = block.rstd[r];
-    k.a[r] = sums.g * p.inv_n;
-    k.b[r] = sums.gxc * rstd * p.inv_n;
-    k.c[r] = sums.xc * rstd * p.inv_n;
+    RowSums sums;  // zeros: a = b = c = 0 (no dx)
+    if (p.want_dx) {
+      if (acc_in_pass1) sums = pass1[r];
+      else SumRows<kKind, T, 1>(block, r, p.N, RowPartials(), &sums);
+    }
+    SetRowConstants(p, block, r, sums, k, r);
   }
   // Pass 2: one sweep over the columns for the whole block, with the
   // outputs this kind and this call have.
@@ -469,8 +498,96 @@ void BlockKernel(const NormKernelParams& p, const NormBlock& block) {
   }
 }
 
+// Row r of a block as a block of one row: the fused sweep's pass 2 of it.
+NormBlock RowAlone(const NormBlock& block, int r, bool last) {
+  NormBlock row;
+  row.rows = 1;
+  row.x[0] = block.x[r];
+  row.dy[0] = block.dy[r];
+  row.dx[0] = block.dx[r];
+  row.res[0] = block.res[r];
+  row.mean[0] = block.mean[r];
+  row.rstd[0] = block.rstd[r];
+  if (last) row.next_x[0] = block.next_x[r], row.next_dy[0] = block.next_dy[r];
+  row.gamma = block.gamma;
+  row.split_gamma = block.split_gamma;
+  return row;
+}
+
+// f(acc, resume, close) with row r's place in its group of dgamma/dbeta sums
+// as std::bool_constant arguments (WithGroupPlace, for one row of a block
+// whose rows each add their terms in pass 1): acc, the row has terms to add.
+template <class F>
+HWY_INLINE auto WithRowPlace(const NormBlock& block, int r, bool acc, F&& f) {
+  using Yes = std::true_type;
+  using No = std::false_type;
+  if (!acc) return f(No(), No(), No());
+  const bool resume = r == 0 ? block.resume : !(block.group_ends >> (r - 1) & 1u);
+  const bool close = block.group_ends >> r & 1u;
+  if (resume) return close ? f(Yes(), Yes(), Yes()) : f(Yes(), Yes(), No());
+  return close ? f(Yes(), No(), Yes()) : f(Yes(), No(), No());
+}
+
+// The fused sweep (NormKernelParams::fused_rows): rows alone, each row's
+// pass 2 (from the cache, where its pass 1 left it) a step at a time beside
+// the same step of the next row's pass 1 (from memory), so that each core
+// reads the next row while it works on this one and no pass waits on memory
+// alone. Each row adds its dgamma/dbeta terms in its pass 1 (RowSummer), in
+// row order; the last row's pass 2 prefetches the row after the block
+// (next_x), whose pass 1 then reads the cache. The same bits as the other
+// sweeps: each row's sums take the same steps in the same chains. Streaming
+// stores of dx where a row starts aligned for them, else plain ones.
+template <NormKind kKind, typename T>
+void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
+  const bool acc = PartialsInPass1(kKind) && block.dgamma != nullptr;
+  const int64_t n = p.N;
+  const bool native = p.bf16_instructions;
+  RowSums sums;
+  // Pass 1 of row r; beside the steps of row r - 1's pass 2 where `pass2`.
+  const auto sum_row = [&](int r, auto pass2) HWY_ATTR {
+    WithRowPlace(block, r, acc, [&](auto has_acc, auto resume, auto close) HWY_ATTR {
+      constexpr bool kAcc = decltype(has_acc)::value && PartialsInPass1(kKind);
+      constexpr bool kClose = decltype(close)::value;
+      using Summer = RowSummer<kKind, T, 1, kAcc, decltype(resume)::value, kClose>;
+      Summer summer(block, r, n, kAcc ? PartialsOf<kClose>(block) : RowPartials());
+      const int64_t end = summer.StepsEnd();
+      if constexpr (decltype(pass2)::value) {
+        const NormBlock row = RowAlone(block, r - 1, false);
+        RowConstants k;
+        SetRowConstants(p, block, r - 1, sums, k, 0);
+        summer = p.want_res ? SweepRow<kKind, T, true, true, false>(row, 0, k, p.stream_dx, native, 0, end, summer)
+                            : SweepRow<kKind, T, true, false, false>(row, 0, k, p.stream_dx, native, 0, end, summer);
+        p.want_res ? ColumnsLeft<kKind, T, true, true, false>(row, k, p.stream_dx, native, end, n)
+                   : ColumnsLeft<kKind, T, true, false, false>(row, k, p.stream_dx, native, end, n);
+      } else {
+        const int64_t step = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+        for (int64_t j = 0; j < end; j += step) summer.Step(j);
+      }
+      summer.Tail(end);
+      summer.Finish(&sums);
+    });
+  };
+  sum_row(0, std::false_type());
+  for (int r = 1; r < block.rows; ++r) sum_row(r, std::true_type());
+  const int last = block.rows - 1;
+  const NormBlock row = RowAlone(block, last, true);
+  RowConstants k;
+  SetRowConstants(p, block, last, sums, k, 0);
+  // (SweepColumns flushes the streaming stores of the whole block.)
+  p.want_res ? SweepColumns<kKind, T, true, true, false>(p, row, k)
+             : SweepColumns<kKind, T, true, false, false>(p, row, k);
+}
+
 template <typename T>
 void BlockKernelOf(const NormKernelParams& p, const NormBlock& block) {
+  if (p.fused_rows) {
+    switch (p.kind) {
+      case NormKind::kLayerNorm: return FusedBlock<NormKind::kLayerNorm, T>(p, block);
+      case NormKind::kLayerNormGrad: return FusedBlock<NormKind::kLayerNormGrad, T>(p, block);
+      case NormKind::kRmsNorm: return FusedBlock<NormKind::kRmsNorm, T>(p, block);
+      case NormKind::kColumnSums: break;  // no dx: never fused (ScheduleNorm)
+    }
+  }
   switch (p.kind) {
     case NormKind::kLayerNorm: return BlockKernel<NormKind::kLayerNorm, T>(p, block);
     case NormKind::kLayerNormGrad: return BlockKernel<NormKind::kLayerNormGrad, T>(p, block);

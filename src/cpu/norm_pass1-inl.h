@@ -129,91 +129,137 @@ HWY_INLINE void PrefetchColumns(const void* row, int64_t c, int64_t bytes) {
   for (int64_t b = 0; b < bytes; b += 64) hwy::Prefetch(at + b);
 }
 
-// Pass 1 of kRows (1 or 2) rows from row r of the block, into sums[0..kRows).
+// Pass 1 of kRows (1 or 2) rows from row r of the block, a step of 2 *
+// Lanes columns at a time: SumRows below, or a step at a time beside another
+// row's pass 2 (the fused sweep, norm_kernel.cc).
 // Scalar math: xc = x - mean; g = dy * gamma; sums += {g, g * xc, xc}
 // (sum(g) and sum(xc) only where the kind has them); with kAcc also
 // dgamma += dy * xc * rstd, dbeta += dy, row after row, as pass 2 would:
-// two rows load and store the partials once for both.
+// two rows load and store the partials once for both. Each row's vectors
+// join two chains of sums, even and odd vectors of the steps, the tail's
+// vectors the even chain: the same bits however the steps are taken.
 template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
-void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, RowSums* sums) {
+class RowSummer {
   static_assert(kRows == 1 || kRows == 2, "one row or two");
   using K = Terms<kKind>;
-  const hn::ScalableTag<float> df;
-  using V = hn::Vec<decltype(df)>;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  constexpr int kLast = kRows - 1;
-  const T* x0 = static_cast<const T*>(block.x[r]);
-  const T* dy0 = static_cast<const T*>(block.dy[r]);
-  const T* x1 = static_cast<const T*>(block.x[r + kLast]);
-  const T* dy1 = static_cast<const T*>(block.dy[r + kLast]);
-  const float* gamma = block.gamma;
-  const V mean0 = hn::Set(df, block.mean[r]), mean1 = hn::Set(df, block.mean[r + kLast]);
-  const V rstd0 = hn::Set(df, block.rstd[r]), rstd1 = hn::Set(df, block.rstd[r + kLast]);
-  const V zero = hn::Zero(df);
-  SumChains<V> s0{zero, zero, zero, zero, zero, zero}, s1 = s0;
+  using DF = hn::ScalableTag<float>;
+  using V = hn::Vec<DF>;
+  static constexpr int kLast = kRows - 1;
+
+ public:
+  HWY_INLINE RowSummer(const NormBlock& block, int r, int64_t n, const RowPartials& out)
+      : n_(n),
+        L_(static_cast<int64_t>(hn::Lanes(DF()))),
+        x0_(static_cast<const T*>(block.x[r])),
+        dy0_(static_cast<const T*>(block.dy[r])),
+        x1_(static_cast<const T*>(block.x[r + kLast])),
+        dy1_(static_cast<const T*>(block.dy[r + kLast])),
+        gamma_(block.gamma),
+        mean0_(hn::Set(DF(), block.mean[r])),
+        mean1_(hn::Set(DF(), block.mean[r + kLast])),
+        rstd0_(hn::Set(DF(), block.rstd[r])),
+        rstd1_(hn::Set(DF(), block.rstd[r + kLast])),
+        dg_in_(out.dg_in),
+        db_in_(out.db_in),
+        dg_out_(out.dg_out),
+        db_out_(out.db_out),
+        prefetch_end_(RowPrefetchEnd<T>(n, 2 * L_)) {
+    const V zero = hn::Zero(DF());
+    s0_ = SumChains<V>{zero, zero, zero, zero, zero, zero};
+    s1_ = s0_;
+  }
+
+  // Columns whose steps are whole: [0, StepsEnd()).
+  HWY_INLINE int64_t StepsEnd() const { return n_ / (2 * L_) * (2 * L_); }
+
+  // Columns [j, j + 2 * Lanes), their lines kRowPrefetchAhead bytes ahead
+  // prefetched where the row is wide enough.
+  HWY_INLINE void Step(int64_t j) {
+    if (j < prefetch_end_) {
+      const int64_t ahead = j + kRowPrefetchColumns<T>;
+      const int64_t bytes = 2 * L_ * static_cast<int64_t>(sizeof(T));
+      PrefetchColumns<T>(x0_, ahead, bytes), PrefetchColumns<T>(dy0_, ahead, bytes);
+      if constexpr (kRows == 2) PrefetchColumns<T>(x1_, ahead, bytes), PrefetchColumns<T>(dy1_, ahead, bytes);
+    }
+    Vector<false, false>(j, static_cast<size_t>(L_));
+    Vector<true, false>(j + L_, static_cast<size_t>(L_));
+  }
+
+  // Columns [j, n): the row's last, after its steps.
+  HWY_INLINE void Tail(int64_t j) {
+    for (; j < n_; j += L_) Vector<false, true>(j, static_cast<size_t>(std::min<int64_t>(n_ - j, L_)));
+  }
+
+  HWY_INLINE void Finish(RowSums* sums) const {
+    sums[0] = ReduceSums<kKind>(DF(), s0_);
+    if constexpr (kRows == 2) sums[1] = ReduceSums<kKind>(DF(), s1_);
+  }
+
+ private:
+  template <bool kTail, class P>
+  static HWY_INLINE V Load(const P* p, size_t left) {
+    if constexpr (kTail) return LoadF32Tail(DF(), p, left);
+    else return LoadF32(DF(), p);
+  }
+
   // Columns [c, c + left) of the partials; the rows' loop has no other
-  // stores. The pointers are locals: read through `out` they would be
-  // loaded again after every store (which might alias them), twice as slow.
-  // (dg_in and dg_out are one array except at a group's end: no restrict.)
-  const float* dg_in = out.dg_in;
-  const float* db_in = out.db_in;
-  float* dg_out = out.dg_out;
-  float* db_out = out.db_out;
-  const auto partials = [&](int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, size_t left) HWY_ATTR {
-    const bool whole = left == static_cast<size_t>(L);
+  // stores. The pointers are members that no store can change (dg_in and
+  // dg_out are one array except at a group's end: no restrict).
+  HWY_INLINE void Partials(int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, size_t left) {
+    const DF df;
+    const bool whole = left == static_cast<size_t>(L_);
     const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
     const auto store = [&](V v, float* p) HWY_ATTR { whole ? hn::StoreU(v, df, p) : StoreF32Tail(df, v, p, left); };
-    V dg = kResume ? load(dg_in + c) : zero, db = dg;
-    if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : zero;
-    Accumulate<kKind>(dy_0, XHatOfCentered<kKind>(xc_0, rstd0), dg, db);
-    if constexpr (kRows == 2) Accumulate<kKind>(dy_1, XHatOfCentered<kKind>(xc_1, rstd1), dg, db);
+    const V zero = hn::Zero(df);
+    V dg = kResume ? load(dg_in_ + c) : zero, db = dg;
+    if constexpr (K::kDbeta) db = kResume ? load(db_in_ + c) : zero;
+    Accumulate<kKind>(dy_0, XHatOfCentered<kKind>(xc_0, rstd0_), dg, db);
+    if constexpr (kRows == 2) Accumulate<kKind>(dy_1, XHatOfCentered<kKind>(xc_1, rstd1_), dg, db);
     if constexpr (kClose) {
-      dg = hn::Add(load(dg_out + c), dg);
-      if constexpr (K::kDbeta) db = hn::Add(load(db_out + c), db);
+      dg = hn::Add(load(dg_out_ + c), dg);
+      if constexpr (K::kDbeta) db = hn::Add(load(db_out_ + c), db);
     }
-    store(dg, dg_out + c);
-    if constexpr (K::kDbeta) store(db, db_out + c);
-  };
-  // Vector v from column c of each row (its last `left` columns: kTail;
+    store(dg, dg_out_ + c);
+    if constexpr (K::kDbeta) store(db, db_out_ + c);
+  }
+
+  // The vector from column c of each row (its last `left` columns: kTail;
   // lanes past the row end load as 0 and must add nothing, even when mean
-  // is not finite).
-  const auto vector = [&](auto odd, auto tail, int64_t c, size_t left) HWY_ATTR {
-    constexpr bool kOdd = decltype(odd)::value, kTail = decltype(tail)::value;
-    const auto load = [&](const auto* p) HWY_ATTR {
-      if constexpr (kTail) return LoadF32Tail(df, p, left);
-      else return LoadF32(df, p);
-    };
-    const V gm = load(gamma + c);
+  // is not finite), into the odd chains (kOdd) or the even.
+  template <bool kOdd, bool kTail>
+  HWY_INLINE void Vector(int64_t c, size_t left) {
+    const DF df;
+    const V gm = Load<kTail>(gamma_ + c, left);
     const auto row = [&](const T* x, const T* dy, V mean, SumChains<V>& s, V& xc, V& vdy) HWY_ATTR {
-      xc = Centered<K::kMean>(load(x + c), mean);
+      xc = Centered<K::kMean>(Load<kTail>(x + c, left), mean);
       if constexpr (kTail) xc = hn::IfThenElseZero(hn::FirstN(df, left), xc);
-      vdy = load(dy + c);
+      vdy = Load<kTail>(dy + c, left);
       AddSums<kKind, kOdd>(s, hn::Mul(vdy, gm), xc);
     };
+    const V zero = hn::Zero(df);
     V xc_0, dy_0, xc_1 = zero, dy_1 = zero;
-    row(x0, dy0, mean0, s0, xc_0, dy_0);
-    if constexpr (kRows == 2) row(x1, dy1, mean1, s1, xc_1, dy_1);
-    if constexpr (kAcc) partials(c, dy_0, xc_0, dy_1, xc_1, left);
-  };
-  using Yes = std::true_type;
-  using No = std::false_type;
-  const int64_t prefetch_end = RowPrefetchEnd<T>(n, 2 * L);
-  const int64_t step_bytes = 2 * L * static_cast<int64_t>(sizeof(T));
-  int64_t j = 0;
-  for (; j + 2 * L <= n; j += 2 * L) {
-    if (j < prefetch_end) {
-      const int64_t ahead = j + kRowPrefetchColumns<T>;
-      PrefetchColumns<T>(x0, ahead, step_bytes), PrefetchColumns<T>(dy0, ahead, step_bytes);
-      if constexpr (kRows == 2) PrefetchColumns<T>(x1, ahead, step_bytes), PrefetchColumns<T>(dy1, ahead, step_bytes);
-    }
-    vector(No(), No(), j, L);
-    vector(Yes(), No(), j + L, L);
+    row(x0_, dy0_, mean0_, s0_, xc_0, dy_0);
+    if constexpr (kRows == 2) row(x1_, dy1_, mean1_, s1_, xc_1, dy_1);
+    if constexpr (kAcc) Partials(c, dy_0, xc_0, dy_1, xc_1, left);
   }
-  for (; j < n; j += L) {
-    vector(No(), Yes(), j, static_cast<size_t>(std::min<int64_t>(n - j, L)));
-  }
-  sums[0] = ReduceSums<kKind>(df, s0);
-  if constexpr (kRows == 2) sums[1] = ReduceSums<kKind>(df, s1);
+
+  int64_t n_, L_;
+  const T *x0_, *dy0_, *x1_, *dy1_;
+  const float* gamma_;
+  V mean0_, mean1_, rstd0_, rstd1_;
+  const float *dg_in_, *db_in_;
+  float *dg_out_, *db_out_;
+  int64_t prefetch_end_;
+  SumChains<V> s0_, s1_;
+};
+
+template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
+void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, RowSums* sums) {
+  RowSummer<kKind, T, kRows, kAcc, kResume, kClose> summer(block, r, n, out);
+  const int64_t end = summer.StepsEnd();
+  for (int64_t j = 0; j < end; j += 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()))) summer.Step(j);
+  summer.Tail(end);
+  summer.Finish(sums);
 }
 
 }  // namespace HWY_NAMESPACE
