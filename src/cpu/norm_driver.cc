@@ -63,7 +63,7 @@ bool IntelCpu() {
 #endif
 }
 
-// The sweep of a problem of `kind` whose rows of x take `x_row_bytes`: one
+// The sweep of a problem of `kind` whose rows of x take `row_bytes`: one
 // forced by SetNormSweep, else the target's. Rows alone: measured at 2
 // threads, LayerNorm backward on an AVX2-only Zen 3 (docs/performance.md,
 // attempt 32): 1.4-2x faster than blocks, which on an AVX-512 Zen 4 were the
@@ -76,11 +76,11 @@ bool IntelCpu() {
 // at every width. Narrower LayerNorm and RMSNorm rows lost (LayerNorm
 // float32 1024x16384 -7%, 4096x4096 -20%): blocks. AMD CPUs keep blocks: a
 // fused loop lost on Zen 4 (attempt 18), and this one has not run there.
-NormSweep SweepOf(NormKind kind, int64_t x_row_bytes) {
+NormSweep SweepOf(NormKind kind, int64_t row_bytes) {
   const NormSweep forced = forced_sweep.load(std::memory_order_relaxed);
   if (forced != NormSweep::kTargets) return forced;
   if (NormTargetSweepsRows()) return NormSweep::kRows;
-  const bool fuse = kind == NormKind::kLayerNormGrad || x_row_bytes >= (128 << 10);
+  const bool fuse = kind == NormKind::kLayerNormGrad || row_bytes >= (128 << 10);
   return IntelCpu() && fuse ? NormSweep::kFused : NormSweep::kBlocks;
 }
 

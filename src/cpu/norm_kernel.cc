@@ -1,19 +1,20 @@
-// The SIMD row-block kernel of the norm core (see norm.h for the maths):
-// pass 1 (norm_pass1-inl.h) computes each row's sums, pass 2
-// (norm_pass2-inl.h) sweeps the columns once for the whole block or each row
-// alone; here the kernels that put them together, a block at a time
-// (BlockKernel) or each row's pass 2 beside the next row's pass 1
-// (FusedBlock), and their dispatch.
+// The SIMD row-block kernel of the norm core (see norm.h for the maths).
+// Pass 1 (norm_pass1-inl.h) computes each row's sums; pass 2, here, sweeps
+// the columns once for the whole block (dx, x_hat and the dgamma/dbeta
+// partials from the same loads, the partials held in registers across the
+// block's rows) or each row alone.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/norm_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
 #include <type_traits>
 
+#include "cpu/convert-inl.h"
 #include "cpu/norm.h"
 #include "cpu/norm_pass1-inl.h"
-#include "cpu/norm_pass2-inl.h"
 #include "cpu/norm_terms-inl.h"
+#include "cpu/streaming.h"
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -21,6 +22,344 @@ namespace gradops {
 namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
+
+// 16-bit rows are stored by ordered pairs of vectors where the target has
+// them: whole lines per store, and bfloat16 at fewer instructions.
+template <typename T>
+#ifdef GRADOPS_ORDERED_PAIRS
+constexpr bool kPairedStores = sizeof(T) == 2;
+#else
+constexpr bool kPairedStores = false;
+#endif
+
+// Column vectors unrolled per row: enough to amortize each row's constants
+// without spilling registers.
+constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
+
+// Outputs in the storage type (16-bit values as uint16 lanes): kPer = 2
+// vectors as one ordered pair, else a alone.
+template <typename T, int kPer, class DF>
+HWY_INLINE auto EncodeOutputs(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) {
+  if constexpr (kPer == 2) {
+#ifdef GRADOPS_ORDERED_PAIRS
+    return EncodeOrderedPair(df, a, b, native, static_cast<const T*>(nullptr));
+#endif
+  } else {
+    (void)b, (void)native;
+    return Encode(df, a, static_cast<const T*>(nullptr));
+  }
+}
+
+// kVecs column vectors from column j (or, with kTail, the row's last
+// `left` < L columns) across the block's rows, rows outer so that each row's
+// constants are loaded once per kVecs vectors, the dgamma/dbeta partials
+// held in registers across the rows. Flags are template parameters so the
+// loop holds no branches but one: with dx, where the driver gives the next
+// block's rows (NormSchedule::prefetch_next_block), each row prefetches its
+// successor's lines at these columns, so that memory works through pass 2.
+//
+// 16-bit dx waits one row (kDefer): a row's dx stays, encoded, in registers
+// and is stored, store by store, after the next row has loaded the same
+// columns. The columns of rows a multiple of 4 KiB apart share their low 12
+// address bits, and where dx sits at x's and dy's offset within a page (as
+// most allocators leave large tensors) a load that follows a store with the
+// same bits waits for it as if it depended on it (4 KiB aliasing). Measured
+// at 2 threads (docs/performance.md, attempt 25): 16-bit LayerNorm and
+// RMSNorm rows of 4096 columns and more +8-22%, other layouts unchanged;
+// float32 (four full vectors to hold) and LayerNormGrad (two outputs) did
+// not gain, so they store each row at its end as before.
+template <NormKind kKind, typename T, int kVecs, bool kTail, bool kDx, bool kRes, bool kAcc, class DF>
+HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j,
+                        size_t left) {
+  using K = Terms<kKind>;
+  using V = hn::Vec<DF>;
+  const size_t L = hn::Lanes(df);
+  const auto load = [&](const auto* p) HWY_ATTR {
+    if constexpr (kTail) return LoadF32Tail(df, p, left);
+    else return LoadF32(df, p);
+  };
+  // A store writes kPer vectors' outputs: 16-bit values by ordered pairs.
+  constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
+  constexpr int kPer = kPairs ? 2 : 1;
+  constexpr int kStores = kVecs / kPer;
+  constexpr bool kDefer = !kTail && kDx && !kRes && sizeof(T) == 2;
+  const auto encode = [&](V a, V b) HWY_ATTR { return EncodeOutputs<T, kPer>(df, a, b, native); };
+  using E = decltype(encode(V(), V()));
+  // A row's encoded outputs (dx, x_hat), kStores of each, and where they go.
+  struct Row {
+    E dx0, dx1, dx2, dx3, res0, res1, res2, res3;
+    T* dx;
+    T* res;
+    bool stream;
+  };
+  const auto pick = [](auto& v0, auto& v1, auto& v2, auto& v3, auto i) -> auto& {
+    if constexpr (decltype(i)::value == 0) return v0;
+    else if constexpr (decltype(i)::value == 1) return v1;
+    else if constexpr (decltype(i)::value == 2) return v2;
+    else return v3;
+  };
+  const auto put = [&](const Row& row, auto s) HWY_ATTR {
+    const hn::DFromV<E> de;
+    const size_t at = decltype(s)::value * kPer * L;
+    if constexpr (kDx) {
+      Put(de, pick(row.dx0, row.dx1, row.dx2, row.dx3, s), reinterpret_cast<Bits<T>*>(row.dx + at), row.stream);
+    }
+    if constexpr (kRes) {
+      Put(de, pick(row.res0, row.res1, row.res2, row.res3, s), reinterpret_cast<Bits<T>*>(row.res + at), false);
+    }
+  };
+  using S0 = std::integral_constant<int, 0>;
+  using S1 = std::integral_constant<int, 1>;
+  using S2 = std::integral_constant<int, 2>;
+  using S3 = std::integral_constant<int, 3>;
+  const auto each_store = [&](auto&& f) HWY_ATTR {
+    f(S0());
+    if constexpr (kStores > 1) f(S1());
+    if constexpr (kStores > 2) f(S2());
+    if constexpr (kStores > 3) f(S3());
+  };
+  // Per vector v: gamma, and the dgamma/dbeta partials held across the rows.
+  V g0 = hn::Zero(df), g1 = g0, g2 = g0, g3 = g0;
+  V dg0 = g0, dg1 = g0, dg2 = g0, dg3 = g0, db0 = g0, db1 = g0, db2 = g0, db3 = g0;
+  const auto each_vector = [&](auto&& f) HWY_ATTR {
+    f(0, g0, dg0, db0);
+    if constexpr (kVecs > 1) f(1, g1, dg1, db1);
+    if constexpr (kVecs > 2) f(2, g2, dg2, db2);
+    if constexpr (kVecs > 3) f(3, g3, dg3, db3);
+  };
+  each_vector([&](size_t v, V& gamma, V& dg, V& db) HWY_ATTR {
+    if constexpr (kDx) gamma = load(block.gamma + j + v * L);
+    if (kAcc && block.resume) {
+      dg = load(block.open_dgamma + j + v * L);
+      if constexpr (K::kDbeta) db = load(block.open_dbeta + j + v * L);
+    }
+  });
+  const auto store = [&](V sum, float* p) HWY_ATTR {
+    if constexpr (kTail) StoreF32Tail(df, sum, p, left);
+    else hn::StoreU(sum, df, p);
+  };
+  // A group ends: its sums join the chunk's, and the next group's start from 0.
+  const auto close_group = [&]() HWY_ATTR {
+    each_vector([&](size_t v, V&, V& dg, V& db) HWY_ATTR {
+      store(hn::Add(load(block.dgamma + j + v * L), dg), block.dgamma + j + v * L);
+      dg = hn::Zero(df);
+      if constexpr (K::kDbeta) {
+        store(hn::Add(load(block.dbeta + j + v * L), db), block.dbeta + j + v * L);
+        db = hn::Zero(df);
+      }
+    });
+  };
+  Row previous{};  // kDefer: the row whose dx waits
+  const bool prefetch_next = kDx && !kTail && block.next_x[0] != nullptr;
+  for (int r = 0; r < block.rows; ++r) {
+    const T* x = static_cast<const T*>(block.x[r]) + j;
+    const T* dy = static_cast<const T*>(block.dy[r]) + j;
+    if (prefetch_next && block.next_x[r] != nullptr) {  // the next block's row, as far along
+      PrefetchColumns<T>(block.next_x[r], j, kVecs * L * sizeof(T));
+      PrefetchColumns<T>(block.next_dy[r], j, kVecs * L * sizeof(T));
+    }
+    Row row{};
+    row.dx = kDx ? static_cast<T*>(block.dx[r]) + j : nullptr;
+    row.res = kRes ? static_cast<T*>(block.res[r]) + j : nullptr;
+    // Streaming needs every store aligned (SweepColumns aligns j where it can).
+    row.stream = stream && reinterpret_cast<uintptr_t>(row.dx) % (L * sizeof(T) * kPer) == 0;
+    const RowVectors<V> t = RowVectorsOf(df, k, r);
+    // Vector v of this row: dx and x_hat; the partials take its terms.
+    const auto compute = [&](auto v, V vx, V vdy, V& dx_v, V& xh_v) HWY_ATTR {
+      xh_v = XHat<kKind>(vx, t);
+      if constexpr (kDx) dx_v = Dx<kKind>(vdy, pick(g0, g1, g2, g3, v), xh_v, t);
+      if constexpr (kAcc) Accumulate<kKind>(vdy, xh_v, pick(dg0, dg1, dg2, dg3, v), pick(db0, db1, db2, db3, v));
+    };
+    // One store's columns: load them, store the previous row's dx there,
+    // then compute this row's.
+    each_store([&](auto s) HWY_ATTR {
+      constexpr int kV = decltype(s)::value * kPer;
+      const V x0 = load(x + kV * L), dy0 = load(dy + kV * L);
+      V x1 = x0, dy1 = dy0;
+      if constexpr (kPer == 2) x1 = load(x + (kV + 1) * L), dy1 = load(dy + (kV + 1) * L);
+      if constexpr (kDefer) {
+        if (r > 0) put(previous, s);
+      }
+      V o0 = x0, o1 = x0, h0 = x0, h1 = x0;
+      compute(std::integral_constant<int, kV>(), x0, dy0, o0, h0);
+      if constexpr (kPer == 2) compute(std::integral_constant<int, kV + 1>(), x1, dy1, o1, h1);
+      if constexpr (kTail) {
+        if constexpr (kDx) StoreF32Tail(df, o0, row.dx, left);
+        if constexpr (kRes) StoreF32Tail(df, h0, row.res, left);
+      } else {
+        if constexpr (kDx) pick(row.dx0, row.dx1, row.dx2, row.dx3, s) = encode(o0, o1);
+        if constexpr (kRes) pick(row.res0, row.res1, row.res2, row.res3, s) = encode(h0, h1);
+      }
+    });
+    if constexpr (kDefer) {
+      previous = row;
+    } else if constexpr (!kTail) {
+      each_store([&](auto s) HWY_ATTR { put(row, s); });
+    }
+    if (kAcc && (block.group_ends >> r & 1u)) close_group();
+  }
+  if constexpr (kDefer) {
+    if (block.rows > 0) each_store([&](auto s) HWY_ATTR { put(previous, s); });
+  }
+  if (kAcc && !(block.group_ends >> (block.rows - 1) & 1u)) {  // the group goes on in the next block
+    each_vector([&](size_t v, V&, V& dg, V& db) HWY_ATTR {
+      store(dg, block.open_dgamma + j + v * L);
+      if constexpr (K::kDbeta) store(db, block.open_dbeta + j + v * L);
+    });
+  }
+}
+
+// Nothing beside a step of pass 2 (SweepRow's `beside`).
+struct NothingBeside {
+  HWY_INLINE void Step(int64_t) const {}
+};
+
+// Columns [j, n) of the block, fewer than a sweep step's: vector by vector.
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
+void ColumnsLeft(const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j, int64_t n) {
+  const hn::ScalableTag<float> df;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
+  if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, native, j, static_cast<size_t>(n - j));
+}
+
+// Row r of a block swept row by row (a block of one row, or of rows alone:
+// NormKernelParams::sweep_rows), columns [j, end) two vectors a step (end -
+// j a multiple of 2 * Lanes): the same arithmetic as Columns, the row's
+// constants held across the whole row and, with kAcc (when pass 1 has not
+// added them: BlockKernel), its dgamma/dbeta group sums through memory
+// (open_dgamma, then the chunk's at the group's last row), since a lone row
+// has no rows to hold them across in registers. A block sweep stores dx to
+// every row of its block in turn, one step apart; a row alone is one write
+// stream, whose stores never precede a load of the same columns of another
+// row (no 4 KiB aliasing). While this row computes from the cache, a later
+// row's x and dy (next_x[r]: the row `rows` after it) are prefetched, a line
+// of each per line of this row, so that memory keeps working through pass 2:
+// that row's pass 1 then reads from cache. bfloat16 rows without partials
+// load and store by pairs in split order (LoadPairF32, StorePairF32) where
+// the steps start at a multiple of 2 * Lanes columns (block.split_gamma
+// holds gamma in that order, by steps from column 0): no lane crosses in
+// either conversion; in cache bfloat16 LayerNorm backward then takes 15%
+// less time (docs/performance.md, attempt 40). Each column's arithmetic,
+// and so each bit, is the same in either order.
+//
+// Beside each step at column j, beside.Step(j): the fused sweep takes the
+// same step of the next row's pass 1 there (FusedBlock). `beside` is a copy
+// held in registers through the loop, returned after it.
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc, class Beside>
+Beside SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j, int64_t end,
+                Beside beside) {
+  using K = Terms<kKind>;
+  const hn::ScalableTag<float> df;
+  using V = hn::Vec<decltype(df)>;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
+  // Local pointers (stores through them cannot move them); no restrict: an
+  // output may be an input in place (gradops/ops.h).
+  const T* x = static_cast<const T*>(block.x[r]);
+  const T* dy = static_cast<const T*>(block.dy[r]);
+  T* dx = static_cast<T*>(block.dx[r]);
+  T* res = static_cast<T*>(block.res[r]);
+  const float* gamma = block.gamma;
+  stream = stream && reinterpret_cast<uintptr_t>(dx + j) % (L * sizeof(T) * kPer) == 0;
+  const RowVectors<V> t = RowVectorsOf(df, k, r);
+  const char* next_x = static_cast<const char*>(block.next_x[r]);
+  const char* next_dy = static_cast<const char*>(block.next_dy[r]);
+  // A line of the next row's x and dy per line of this row's: every step
+  // (prefetches of a line each), or every other (16-bit rows of 256 bits).
+  const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T);
+  const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
+  // bfloat16 pairs in split order, with gamma in the same order.
+#ifdef GRADOPS_BFLOAT16_PAIRS
+  constexpr bool kCanSplit = std::is_same_v<T, hwy::bfloat16_t> && !kAcc;
+#else
+  constexpr bool kCanSplit = false;
+#endif
+  const bool split = kCanSplit && block.split_gamma != nullptr && j % (2 * L) == 0;
+  // Inputs and outputs of a step: two vectors, or one pair in split order.
+  // (Pointers as auto: the calls depend on the lambdas' own parameters, so
+  // compilers check them only where instantiated.)
+  const auto get = [&](const auto* in, V& a, V& b, auto split_order) HWY_ATTR {
+#ifdef GRADOPS_BFLOAT16_PAIRS
+    if constexpr (decltype(split_order)::value) return LoadPairF32(df, in, a, b);
+#endif
+    a = LoadF32(df, in), b = LoadF32(df, in + L);
+  };
+  const auto put = [&](auto* out, V a, V b, bool streamed, auto split_order) HWY_ATTR {
+#ifdef GRADOPS_BFLOAT16_PAIRS
+    if constexpr (decltype(split_order)::value) return StorePairF32(df, a, b, out, streamed, native);
+#endif
+    if constexpr (kPer == 2) {
+      const auto e = EncodeOutputs<T, 2>(df, a, b, native);
+      Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
+    } else {
+      const auto ea = EncodeOutputs<T, 1>(df, a, b, native), eb = EncodeOutputs<T, 1>(df, b, a, native);
+      Put(hn::DFromV<decltype(ea)>(), ea, reinterpret_cast<Bits<T>*>(out), streamed);
+      Put(hn::DFromV<decltype(eb)>(), eb, reinterpret_cast<Bits<T>*>(out + L), streamed);
+    }
+  };
+  // The loop for this row's place in its group of dgamma/dbeta sums: the
+  // group's sums so far (kResume; else from zero) take this row's terms, and
+  // at the group's last row (kClose) join the chunk's; in split order or not.
+  const auto steps = [&](auto resume, auto close, auto split_order, auto near) HWY_ATTR {
+    constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
+    const float* g = decltype(split_order)::value ? block.split_gamma : gamma;
+    const RowPartials partials = PartialsOf<kClose>(block);
+    const float* dg_in = partials.dg_in;
+    const float* db_in = partials.db_in;
+    float* dg_out = partials.dg_out;
+    float* db_out = partials.db_out;
+    // Two vectors a step. Every load of a step comes before its stores: a
+    // store followed by a load with the same low 12 address bits (dx, x and
+    // the partials often sit at one offset within their pages) waits for it.
+    for (size_t step = 0; j < end; j += 2 * L, ++step) {
+      if (next_x != nullptr && (step & steps_per_prefetch_mask) == 0) {
+        PrefetchColumns<T>(next_x, j, static_cast<int64_t>(step_bytes));
+        PrefetchColumns<T>(next_dy, j, static_cast<int64_t>(step_bytes));
+      }
+      V x0, x1, dy0, dy1;
+      get(x + j, x0, x1, split_order);
+      get(dy + j, dy0, dy1, split_order);
+      const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
+      V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
+      if constexpr (kAcc) {
+        if constexpr (kResume) {
+          dg0 = hn::LoadU(df, dg_in + j), dg1 = hn::LoadU(df, dg_in + j + L);
+          if constexpr (K::kDbeta) db0 = hn::LoadU(df, db_in + j), db1 = hn::LoadU(df, db_in + j + L);
+        }
+        Accumulate<kKind>(dy0, xh0, dg0, db0);
+        Accumulate<kKind>(dy1, xh1, dg1, db1);
+        if constexpr (kClose) {
+          dg0 = hn::Add(hn::LoadU(df, dg_out + j), dg0), dg1 = hn::Add(hn::LoadU(df, dg_out + j + L), dg1);
+          if constexpr (K::kDbeta) {
+            db0 = hn::Add(hn::LoadU(df, db_out + j), db0), db1 = hn::Add(hn::LoadU(df, db_out + j + L), db1);
+          }
+        }
+      }
+      V dx0 = x0, dx1 = x1;
+      if constexpr (kDx) {
+        dx0 = Dx<kKind>(dy0, hn::LoadU(df, g + j), xh0, t);
+        dx1 = Dx<kKind>(dy1, hn::LoadU(df, g + j + L), xh1, t);
+      }
+      if constexpr (kAcc) {
+        hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
+        if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
+      }
+      if constexpr (kDx) put(dx + j, dx0, dx1, stream, split_order);
+      if constexpr (kRes) put(res + j, xh0, xh1, false, split_order);
+      near.Step(j);
+    }
+    return near;
+  };
+  using No = std::false_type;
+  if constexpr (kAcc) {
+    return WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { return steps(resume, close, No(), beside); });
+  } else if (split) {
+    return steps(No(), No(), std::bool_constant<kCanSplit>(), beside);
+  } else {
+    return steps(No(), No(), No(), beside);
+  }
+}
 
 // NormSplitPairs for this target's pairs.
 void SplitPairsImpl(const float* in, int64_t n, float* out) {
@@ -30,6 +369,73 @@ void SplitPairsImpl(const float* in, int64_t n, float* out) {
     for (int64_t i = 0; i < L; ++i) out[j + i] = in[j + 2 * i], out[j + L + i] = in[j + 2 * i + 1];
   }
   for (; j < n; ++j) out[j] = in[j];
+}
+
+// Columns before the first one where every row's dx is aligned for streaming
+// stores; 0 when the rows disagree (those rows are then stored plainly).
+template <typename T>
+int64_t StreamHead(const NormBlock& block, int64_t n, size_t alignment) {
+  for (int r = 1; r < block.rows; ++r) {
+    if (reinterpret_cast<uintptr_t>(block.dx[r]) % alignment != reinterpret_cast<uintptr_t>(block.dx[0]) % alignment) {
+      return 0;
+    }
+  }
+  const int64_t head = ElementsToAlignment(block.dx[0], alignment, sizeof(T), n);
+  return head < 0 ? 0 : head;
+}
+
+// Non-temporal stores of a block of several rows: a sweep writes to every
+// row of the block at once, 8-32 write streams. Measured at 2 threads,
+// LayerNorm backward: on AVX-512 (Zen 4) they gain (docs/performance.md); on
+// an AVX2-only Zen 3, whose sweep steps write one line or half a line per
+// row, plain stores ran 2-3x faster (float32 7-8 -> 15 GB/s, 16-bit 3.4 ->
+// 10). So a block sweep streams on AVX-512 targets only; a row alone (one
+// write stream) streams everywhere.
+#if HWY_ARCH_X86
+constexpr bool kStreamBlocks = HWY_TARGET <= HWY_AVX3;
+#else
+constexpr bool kStreamBlocks = true;
+#endif
+
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
+void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowConstants& k) {
+  const hn::ScalableTag<float> df;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  const int64_t n = p.N;
+  const bool native = p.bf16_instructions;
+  const bool alone = p.sweep_rows || block.rows == 1;
+  bool stream = p.stream_dx && (kStreamBlocks || alone);
+  int64_t j = 0;
+  if (kDx && stream) {  // the columns before the aligned ones (up to 2L - 1), stored plainly
+    const int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
+    for (; j + L <= head; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, false, native, j, 0);
+    if (j < head) {
+      Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, native, j, static_cast<size_t>(head - j));
+    }
+    j = head;
+  }
+  // Rows alone with dx have their partials added in pass 1 (BlockKernel),
+  // so SweepRow is not instantiated for dx and partials together.
+  if (alone && !(kDx && kAcc)) {
+    const int64_t end = j + (n - j) / (2 * L) * (2 * L);
+    for (int r = 0; r < block.rows; ++r) {
+      SweepRow<kKind, T, kDx, kRes, kAcc>(block, r, k, stream, native, j, end, NothingBeside());
+    }
+    j = end;
+  }
+  // Column sums alone read their rows from memory here (no pass 1).
+  const int64_t prefetch_end = !kDx && !kRes ? RowPrefetchEnd<T>(n, kUnroll * L) : 0;
+  for (; j + kUnroll * L <= n; j += kUnroll * L) {
+    if (j < prefetch_end) {
+      for (int r = 0; r < block.rows; ++r) {
+        PrefetchColumns<T>(block.x[r], j + kRowPrefetchColumns<T>, kUnroll * L * sizeof(T));
+        PrefetchColumns<T>(block.dy[r], j + kRowPrefetchColumns<T>, kUnroll * L * sizeof(T));
+      }
+    }
+    Columns<kKind, T, kUnroll, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
+  }
+  ColumnsLeft<kKind, T, kDx, kRes, kAcc>(block, k, stream, native, j, n);
+  if (stream) hwy::FlushStream();
 }
 
 // Row r's constants of pass 2 into k at index `at`, from its sums:
@@ -108,6 +514,20 @@ NormBlock RowAlone(const NormBlock& block, int r, bool last) {
   return row;
 }
 
+// f(acc, resume, close) with row r's place in its group of dgamma/dbeta sums
+// as std::bool_constant arguments (WithGroupPlace, for one row of a block
+// whose rows each add their terms in pass 1): acc, the row has terms to add.
+template <class F>
+HWY_INLINE auto WithRowPlace(const NormBlock& block, int r, bool acc, F&& f) {
+  using Yes = std::true_type;
+  using No = std::false_type;
+  if (!acc) return f(No(), No(), No());
+  const bool resume = r == 0 ? block.resume : !(block.group_ends >> (r - 1) & 1u);
+  const bool close = block.group_ends >> r & 1u;
+  if (resume) return close ? f(Yes(), Yes(), Yes()) : f(Yes(), Yes(), No());
+  return close ? f(Yes(), No(), Yes()) : f(Yes(), No(), No());
+}
+
 // The fused sweep (NormKernelParams::fused_rows): rows alone, each row's
 // pass 2 (from the cache, where its pass 1 left it) a step at a time beside
 // the same step of the next row's pass 1 (from memory), so that each core
@@ -123,37 +543,32 @@ void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
   const int64_t n = p.N;
   const bool native = p.bf16_instructions;
   RowSums sums;
-  // Pass 1 of row r (with its dgamma/dbeta terms where kAcc); beside the
-  // steps of row r - 1's pass 2 where `pass2`.
-  const auto sum_row = [&](int r, auto pass2, auto has_acc, auto resume, auto close) HWY_ATTR {
-    constexpr bool kAcc = decltype(has_acc)::value && PartialsInPass1(kKind);
-    constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
-    const RowPartials out = kAcc ? PartialsOf<kClose>(block) : RowPartials();
-    if constexpr (!decltype(pass2)::value) {
-      return SumRows<kKind, T, 1, kAcc, kResume, kClose>(block, r, n, out, &sums);
-    } else {
-      RowSummer<kKind, T, 1, kAcc, kResume, kClose> summer(block, r, n, out);
+  // Pass 1 of row r; beside the steps of row r - 1's pass 2 where `pass2`.
+  const auto sum_row = [&](int r, auto pass2) HWY_ATTR {
+    WithRowPlace(block, r, acc, [&](auto has_acc, auto resume, auto close) HWY_ATTR {
+      constexpr bool kAcc = decltype(has_acc)::value && PartialsInPass1(kKind);
+      constexpr bool kClose = decltype(close)::value;
+      using Summer = RowSummer<kKind, T, 1, kAcc, decltype(resume)::value, kClose>;
+      Summer summer(block, r, n, kAcc ? PartialsOf<kClose>(block) : RowPartials());
       const int64_t end = summer.StepsEnd();
-      const NormBlock row = RowAlone(block, r - 1, false);
-      RowConstants k;
-      SetRowConstants(p, block, r - 1, sums, k, 0);
-      summer = p.want_res ? SweepRow<kKind, T, true, true, false>(row, 0, k, p.stream_dx, native, 0, end, summer)
-                          : SweepRow<kKind, T, true, false, false>(row, 0, k, p.stream_dx, native, 0, end, summer);
-      p.want_res ? ColumnsLeft<kKind, T, true, true, false>(row, k, p.stream_dx, native, end, n)
-                 : ColumnsLeft<kKind, T, true, false, false>(row, k, p.stream_dx, native, end, n);
+      if constexpr (decltype(pass2)::value) {
+        const NormBlock row = RowAlone(block, r - 1, false);
+        RowConstants k;
+        SetRowConstants(p, block, r - 1, sums, k, 0);
+        summer = p.want_res ? SweepRow<kKind, T, true, true, false>(row, 0, k, p.stream_dx, native, 0, end, summer)
+                            : SweepRow<kKind, T, true, false, false>(row, 0, k, p.stream_dx, native, 0, end, summer);
+        p.want_res ? ColumnsLeft<kKind, T, true, true, false>(row, k, p.stream_dx, native, end, n)
+                   : ColumnsLeft<kKind, T, true, false, false>(row, k, p.stream_dx, native, end, n);
+      } else {
+        const int64_t step = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+        for (int64_t j = 0; j < end; j += step) summer.Step(j);
+      }
       summer.Tail(end);
       summer.Finish(&sums);
-    }
-  };
-  const auto sum_row_at_place = [&](int r, auto pass2) HWY_ATTR {
-    using No = std::false_type;
-    if (!acc) return sum_row(r, pass2, No(), No(), No());
-    WithRowPlace(block, r, [&](auto resume, auto close) HWY_ATTR {
-      sum_row(r, pass2, std::true_type(), resume, close);
     });
   };
-  sum_row_at_place(0, std::false_type());
-  for (int r = 1; r < block.rows; ++r) sum_row_at_place(r, std::true_type());
+  sum_row(0, std::false_type());
+  for (int r = 1; r < block.rows; ++r) sum_row(r, std::true_type());
   const int last = block.rows - 1;
   const NormBlock row = RowAlone(block, last, true);
   RowConstants k;

@@ -77,30 +77,17 @@ RowPartials PartialsOf(const NormBlock& block) {
   return out;
 }
 
-// f(resume, close) with a place in a group of dgamma/dbeta sums as
-// std::bool_constant arguments, so that loops hold no branch on it: resume,
-// the group's sums so far are in open_*; close, the group ends there.
-template <class F>
-HWY_INLINE auto WithPlace(bool resume, bool close, F&& f) {
-  using Yes = std::true_type;
-  using No = std::false_type;
-  if (resume) return close ? f(Yes(), Yes()) : f(Yes(), No());
-  return close ? f(No(), Yes()) : f(No(), No());
-}
-
-// The block's place: its rows' group ends at its last row at most (rows
-// swept alone).
+// f(resume, close) with the block's place in its group of dgamma/dbeta sums
+// as std::bool_constant arguments, so that loops hold no branch on it:
+// resume, the group's sums so far are in open_*; close, the group ends at
+// the block's last row (and at no row before it: rows swept alone).
 template <class F>
 HWY_INLINE auto WithGroupPlace(const NormBlock& block, F&& f) {
-  return WithPlace(block.resume, block.group_ends >> (block.rows - 1) & 1u, f);
-}
-
-// Row r's place, for a block whose rows each add their terms alone (the
-// fused sweep).
-template <class F>
-HWY_INLINE auto WithRowPlace(const NormBlock& block, int r, F&& f) {
-  const bool resume = r == 0 ? block.resume : !(block.group_ends >> (r - 1) & 1u);
-  return WithPlace(resume, block.group_ends >> r & 1u, f);
+  using Yes = std::true_type;
+  using No = std::false_type;
+  const bool close = block.group_ends >> (block.rows - 1) & 1u;
+  if (block.resume) return close ? f(Yes(), Yes()) : f(Yes(), No());
+  return close ? f(No(), Yes()) : f(No(), No());
 }
 
 // Software prefetch of rows read from memory: pass 1, and column sums

@@ -1,5 +1,5 @@
 // The norm core's per-vector maths (see norm.h), shared by both passes of
-// the kernel (norm_pass1-inl.h, norm_pass2-inl.h).
+// the kernel (norm_pass1-inl.h, norm_kernel.cc).
 // Per-target include guard, as Highway requires for *-inl.h files.
 #if defined(GRADOPS_CPU_NORM_TERMS_INL_H_) == defined(HWY_TARGET_TOGGLE)
 #ifdef GRADOPS_CPU_NORM_TERMS_INL_H_
