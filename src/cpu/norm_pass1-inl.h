@@ -149,7 +149,6 @@ class RowSummer {
  public:
   HWY_INLINE RowSummer(const NormBlock& block, int r, int64_t n, const RowPartials& out)
       : n_(n),
-        L_(static_cast<int64_t>(hn::Lanes(DF()))),
         x0_(static_cast<const T*>(block.x[r])),
         dy0_(static_cast<const T*>(block.dy[r])),
         x1_(static_cast<const T*>(block.x[r + kLast])),
@@ -159,35 +158,35 @@ class RowSummer {
         mean1_(hn::Set(DF(), block.mean[r + kLast])),
         rstd0_(hn::Set(DF(), block.rstd[r])),
         rstd1_(hn::Set(DF(), block.rstd[r + kLast])),
-        dg_in_(out.dg_in),
-        db_in_(out.db_in),
+        dg_in_(kClose ? out.dg_in : nullptr),
+        db_in_(kClose ? out.db_in : nullptr),
         dg_out_(out.dg_out),
         db_out_(out.db_out),
-        prefetch_end_(RowPrefetchEnd<T>(n, 2 * L_)) {
+        prefetch_end_(RowPrefetchEnd<T>(n, 2 * Lanes())) {
     const V zero = hn::Zero(DF());
     s0_ = SumChains<V>{zero, zero, zero, zero, zero, zero};
     s1_ = s0_;
   }
 
   // Columns whose steps are whole: [0, StepsEnd()).
-  HWY_INLINE int64_t StepsEnd() const { return n_ / (2 * L_) * (2 * L_); }
+  HWY_INLINE int64_t StepsEnd() const { return n_ / (2 * Lanes()) * (2 * Lanes()); }
 
   // Columns [j, j + 2 * Lanes), their lines kRowPrefetchAhead bytes ahead
   // prefetched where the row is wide enough.
   HWY_INLINE void Step(int64_t j) {
     if (j < prefetch_end_) {
       const int64_t ahead = j + kRowPrefetchColumns<T>;
-      const int64_t bytes = 2 * L_ * static_cast<int64_t>(sizeof(T));
+      const int64_t bytes = 2 * Lanes() * static_cast<int64_t>(sizeof(T));
       PrefetchColumns<T>(x0_, ahead, bytes), PrefetchColumns<T>(dy0_, ahead, bytes);
       if constexpr (kRows == 2) PrefetchColumns<T>(x1_, ahead, bytes), PrefetchColumns<T>(dy1_, ahead, bytes);
     }
-    Vector<false, false>(j, static_cast<size_t>(L_));
-    Vector<true, false>(j + L_, static_cast<size_t>(L_));
+    Vector<false, false>(j, static_cast<size_t>(Lanes()));
+    Vector<true, false>(j + Lanes(), static_cast<size_t>(Lanes()));
   }
 
   // Columns [j, n): the row's last, after its steps.
   HWY_INLINE void Tail(int64_t j) {
-    for (; j < n_; j += L_) Vector<false, true>(j, static_cast<size_t>(std::min<int64_t>(n_ - j, L_)));
+    for (; j < n_; j += Lanes()) Vector<false, true>(j, static_cast<size_t>(std::min<int64_t>(n_ - j, Lanes())));
   }
 
   HWY_INLINE void Finish(RowSums* sums) const {
@@ -196,6 +195,9 @@ class RowSummer {
   }
 
  private:
+  // (A constant on targets of fixed width: no register holds it.)
+  static HWY_INLINE int64_t Lanes() { return static_cast<int64_t>(hn::Lanes(DF())); }
+
   template <bool kTail, class P>
   static HWY_INLINE V Load(const P* p, size_t left) {
     if constexpr (kTail) return LoadF32Tail(DF(), p, left);
@@ -203,16 +205,19 @@ class RowSummer {
   }
 
   // Columns [c, c + left) of the partials; the rows' loop has no other
-  // stores. The pointers are members that no store can change (dg_in and
-  // dg_out are one array except at a group's end: no restrict).
+  // stores. The pointers are members that no store can change. Before a
+  // group's end the sums so far are read where they are written (dg_in and
+  // dg_out are one array: one pointer live in the loop, not two).
   HWY_INLINE void Partials(int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, size_t left) {
     const DF df;
-    const bool whole = left == static_cast<size_t>(L_);
+    const bool whole = left == static_cast<size_t>(Lanes());
     const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
     const auto store = [&](V v, float* p) HWY_ATTR { whole ? hn::StoreU(v, df, p) : StoreF32Tail(df, v, p, left); };
     const V zero = hn::Zero(df);
-    V dg = kResume ? load(dg_in_ + c) : zero, db = dg;
-    if constexpr (K::kDbeta) db = kResume ? load(db_in_ + c) : zero;
+    const float* dg_in = kClose ? dg_in_ : dg_out_;
+    const float* db_in = kClose ? db_in_ : db_out_;
+    V dg = kResume ? load(dg_in + c) : zero, db = dg;
+    if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : zero;
     Accumulate<kKind>(dy_0, XHatOfCentered<kKind>(xc_0, rstd0_), dg, db);
     if constexpr (kRows == 2) Accumulate<kKind>(dy_1, XHatOfCentered<kKind>(xc_1, rstd1_), dg, db);
     if constexpr (kClose) {
@@ -243,7 +248,7 @@ class RowSummer {
     if constexpr (kAcc) Partials(c, dy_0, xc_0, dy_1, xc_1, left);
   }
 
-  int64_t n_, L_;
+  int64_t n_;
   const T *x0_, *dy0_, *x1_, *dy1_;
   const float* gamma_;
   V mean0_, mean1_, rstd0_, rstd1_;
