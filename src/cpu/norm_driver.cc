@@ -68,19 +68,20 @@ bool IntelCpu() {
 // threads, LayerNorm backward on an AVX2-only Zen 3 (docs/performance.md,
 // attempt 32): 1.4-2x faster than blocks, which on an AVX-512 Zen 4 were the
 // faster. Fused, where blocks are the target's: measured on an Intel Xeon at
-// 2 threads (attempt 47) against blocks, rows of 128 KiB and more (a block
-// of 8 of them, x and dy, fills the 2 MiB L2 or more): LayerNorm float32
-// 256x65536 +25%, 512x32768 +20%, 16-bit 256x65536 +1% to +11%; RMSNorm +8%
-// to +40%; LayerNormGrad, which has no dgamma/dbeta partials and no
-// next-block prefetch, -1% to +38% on every benchmark shape, so it is fused
-// at every width. Narrower LayerNorm and RMSNorm rows lost (LayerNorm
-// float32 1024x16384 -7%, 4096x4096 -20%): blocks. AMD CPUs keep blocks: a
-// fused loop lost on Zen 4 (attempt 18), and this one has not run there.
+// 2 threads against blocks (attempts 47-48): LayerNormGrad, which has no
+// dgamma/dbeta partials and no next-block prefetch, -1% to +38% on every
+// benchmark shape, so it is fused at every width; LayerNorm and RMSNorm with
+// rows of x of 32 KiB and more: float32 2048x8192 +8% / +11%, 1024x16384
+// +17% / +17%, 512x32768 +20%, 256x65536 +25% / +40%; 16-bit 1024x16384
+// -1% to +8%, 256x65536 +1% to +14%. Narrower rows lose (float32 4096x4096
+// and 8192x4096 -3% to -6%, bfloat16 2048x8192 -14%): blocks. AMD CPUs keep
+// blocks: a fused loop lost on Zen 4 (attempt 18), and this one has not run
+// there.
 NormSweep SweepOf(NormKind kind, int64_t row_bytes) {
   const NormSweep forced = forced_sweep.load(std::memory_order_relaxed);
   if (forced != NormSweep::kTargets) return forced;
   if (NormTargetSweepsRows()) return NormSweep::kRows;
-  const bool fuse = kind == NormKind::kLayerNormGrad || row_bytes >= (128 << 10);
+  const bool fuse = kind == NormKind::kLayerNormGrad || row_bytes >= (32 << 10);
   return IntelCpu() && fuse ? NormSweep::kFused : NormSweep::kBlocks;
 }
 
