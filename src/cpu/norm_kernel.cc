@@ -2,7 +2,8 @@
 // Pass 1 (norm_pass1-inl.h) computes each row's sums; pass 2, here, sweeps
 // the columns once for the whole block (dx, x_hat and the dgamma/dbeta
 // partials from the same loads, the partials held in registers across the
-// block's rows) or each row alone.
+// block's rows), or each row alone (norm_row-inl.h), or each row beside
+// the next row's pass 1 (the fused sweep, FusedBlock).
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "cpu/norm_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
@@ -12,6 +13,7 @@
 #include "cpu/convert-inl.h"
 #include "cpu/norm.h"
 #include "cpu/norm_pass1-inl.h"
+#include "cpu/norm_row-inl.h"
 #include "cpu/norm_terms-inl.h"
 #include "cpu/streaming.h"
 #include "hwy/cache_control.h"
@@ -23,32 +25,9 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// 16-bit rows are stored by ordered pairs of vectors where the target has
-// them: whole lines per store, and bfloat16 at fewer instructions.
-template <typename T>
-#ifdef GRADOPS_ORDERED_PAIRS
-constexpr bool kPairedStores = sizeof(T) == 2;
-#else
-constexpr bool kPairedStores = false;
-#endif
-
 // Column vectors unrolled per row: enough to amortize each row's constants
 // without spilling registers.
 constexpr int kUnroll = (HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3) ? 4 : 2;
-
-// Outputs in the storage type (16-bit values as uint16 lanes): kPer = 2
-// vectors as one ordered pair, else a alone.
-template <typename T, int kPer, class DF>
-HWY_INLINE auto EncodeOutputs(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) {
-  if constexpr (kPer == 2) {
-#ifdef GRADOPS_ORDERED_PAIRS
-    return EncodeOrderedPair(df, a, b, native, static_cast<const T*>(nullptr));
-#endif
-  } else {
-    (void)b, (void)native;
-    return Encode(df, a, static_cast<const T*>(nullptr));
-  }
-}
 
 // kVecs column vectors from column j (or, with kTail, the row's last
 // `left` < L columns) across the block's rows, rows outer so that each row's
@@ -209,11 +188,6 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   }
 }
 
-// Nothing beside a step of pass 2 (SweepRow's `beside`).
-struct NothingBeside {
-  HWY_INLINE void Step(int64_t) const {}
-};
-
 // Columns [j, n) of the block, fewer than a sweep step's: vector by vector.
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
 void ColumnsLeft(const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j, int64_t n) {
@@ -221,154 +195,6 @@ void ColumnsLeft(const NormBlock& block, const RowConstants& k, bool stream, boo
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
   if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, native, j, static_cast<size_t>(n - j));
-}
-
-// Row r of a block swept row by row (a block of one row, or of rows alone:
-// NormKernelParams::sweep_rows), columns [j, end) two vectors a step (end -
-// j a multiple of 2 * Lanes): the same arithmetic as Columns, the row's
-// constants held across the whole row and, with kAcc (when pass 1 has not
-// added them: BlockKernel), its dgamma/dbeta group sums through memory
-// (open_dgamma, then the chunk's at the group's last row), since a lone row
-// has no rows to hold them across in registers. A block sweep stores dx to
-// every row of its block in turn, one step apart; a row alone is one write
-// stream, whose stores never precede a load of the same columns of another
-// row (no 4 KiB aliasing). While this row computes from the cache, a later
-// row's x and dy (next_x[r]: the row `rows` after it) are prefetched, a line
-// of each per line of this row, so that memory keeps working through pass 2:
-// that row's pass 1 then reads from cache. bfloat16 rows without partials
-// load and store by pairs in split order (LoadPairF32, StorePairF32) where
-// the steps start at a multiple of 2 * Lanes columns (block.split_gamma
-// holds gamma in that order, by steps from column 0): no lane crosses in
-// either conversion; in cache bfloat16 LayerNorm backward then takes 15%
-// less time (docs/performance.md, attempt 40). Each column's arithmetic,
-// and so each bit, is the same in either order.
-//
-// Beside each step at column j, beside.Step(j): the fused sweep takes the
-// same step of the next row's pass 1 there (FusedBlock). The loop holds a
-// copy of `beside` in registers and leaves it in `beside` after it. Inlined
-// where it is called, so that the copy is registers and not memory: where
-// the compiler called it instead, LayerNormGrad float32 16384x1024 ran 14%
-// slower at 2 threads.
-template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc, class Beside>
-HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j,
-                         int64_t end, Beside& beside) {
-  using K = Terms<kKind>;
-  const hn::ScalableTag<float> df;
-  using V = hn::Vec<decltype(df)>;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
-  // Local pointers (stores through them cannot move them); no restrict: an
-  // output may be an input in place (gradops/ops.h).
-  const T* x = static_cast<const T*>(block.x[r]);
-  const T* dy = static_cast<const T*>(block.dy[r]);
-  T* dx = static_cast<T*>(block.dx[r]);
-  T* res = static_cast<T*>(block.res[r]);
-  const float* gamma = block.gamma;
-  stream = stream && reinterpret_cast<uintptr_t>(dx + j) % (L * sizeof(T) * kPer) == 0;
-  const RowVectors<V> t = RowVectorsOf(df, k, r);
-  // (Beside the fused sweep's steps, pass 1 reads the next row itself: no
-  // prefetch, nor registers for it, in that loop.)
-  constexpr bool kPrefetchNext = std::is_same_v<Beside, NothingBeside>;
-  const char* next_x = kPrefetchNext ? static_cast<const char*>(block.next_x[r]) : nullptr;
-  const char* next_dy = kPrefetchNext ? static_cast<const char*>(block.next_dy[r]) : nullptr;
-  // A line of the next row's x and dy per line of this row's: every step
-  // (prefetches of a line each), or every other (16-bit rows of 256 bits).
-  const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T);
-  const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
-  // bfloat16 pairs in split order, with gamma in the same order.
-#ifdef GRADOPS_BFLOAT16_PAIRS
-  constexpr bool kCanSplit = std::is_same_v<T, hwy::bfloat16_t> && !kAcc;
-#else
-  constexpr bool kCanSplit = false;
-#endif
-  const bool split = kCanSplit && block.split_gamma != nullptr && j % (2 * L) == 0;
-  // Inputs and outputs of a step: two vectors, or one pair in split order.
-  // (Pointers as auto: the calls depend on the lambdas' own parameters, so
-  // compilers check them only where instantiated.)
-  const auto get = [&](const auto* in, V& a, V& b, auto split_order) HWY_ATTR {
-#ifdef GRADOPS_BFLOAT16_PAIRS
-    if constexpr (decltype(split_order)::value) return LoadPairF32(df, in, a, b);
-#endif
-    a = LoadF32(df, in), b = LoadF32(df, in + L);
-  };
-  const auto put = [&](auto* out, V a, V b, bool streamed, auto split_order) HWY_ATTR {
-#ifdef GRADOPS_BFLOAT16_PAIRS
-    if constexpr (decltype(split_order)::value) return StorePairF32(df, a, b, out, streamed, native);
-#endif
-    if constexpr (kPer == 2) {
-      const auto e = EncodeOutputs<T, 2>(df, a, b, native);
-      Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
-    } else {
-      const auto ea = EncodeOutputs<T, 1>(df, a, b, native), eb = EncodeOutputs<T, 1>(df, b, a, native);
-      Put(hn::DFromV<decltype(ea)>(), ea, reinterpret_cast<Bits<T>*>(out), streamed);
-      Put(hn::DFromV<decltype(eb)>(), eb, reinterpret_cast<Bits<T>*>(out + L), streamed);
-    }
-  };
-  // The loop for this row's place in its group of dgamma/dbeta sums: the
-  // group's sums so far (kResume; else from zero) take this row's terms, and
-  // at the group's last row (kClose) join the chunk's; in split order or not.
-  const auto steps = [&](auto resume, auto close, auto split_order, auto near) HWY_ATTR {
-    constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
-    const float* g = decltype(split_order)::value ? block.split_gamma : gamma;
-    const RowPartials partials = PartialsOf<kClose>(block);
-    const float* dg_in = partials.dg_in;
-    const float* db_in = partials.db_in;
-    float* dg_out = partials.dg_out;
-    float* db_out = partials.db_out;
-    // Two vectors a step. Every load of a step comes before its stores, the
-    // loads of the step beside it too: a store followed by a load with the
-    // same low 12 address bits (dx, x and the partials often sit at one
-    // offset within their pages, and rows of a multiple of 4 KiB keep it)
-    // waits for it. Beside stores of dx to row r - 1 (fused sweep), loads
-    // of row r after them cost float16 LayerNorm 1024x16384 at 1 thread 40%
-    // in one layout (8.7 against 14.2 GB/s).
-    for (size_t step = 0; j < end; j += 2 * L, ++step) {
-      if (next_x != nullptr && (step & steps_per_prefetch_mask) == 0) {
-        PrefetchColumns<T>(next_x, j, static_cast<int64_t>(step_bytes));
-        PrefetchColumns<T>(next_dy, j, static_cast<int64_t>(step_bytes));
-      }
-      V x0, x1, dy0, dy1;
-      get(x + j, x0, x1, split_order);
-      get(dy + j, dy0, dy1, split_order);
-      const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
-      V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
-      if constexpr (kAcc) {
-        if constexpr (kResume) {
-          dg0 = hn::LoadU(df, dg_in + j), dg1 = hn::LoadU(df, dg_in + j + L);
-          if constexpr (K::kDbeta) db0 = hn::LoadU(df, db_in + j), db1 = hn::LoadU(df, db_in + j + L);
-        }
-        Accumulate<kKind>(dy0, xh0, dg0, db0);
-        Accumulate<kKind>(dy1, xh1, dg1, db1);
-        if constexpr (kClose) {
-          dg0 = hn::Add(hn::LoadU(df, dg_out + j), dg0), dg1 = hn::Add(hn::LoadU(df, dg_out + j + L), dg1);
-          if constexpr (K::kDbeta) {
-            db0 = hn::Add(hn::LoadU(df, db_out + j), db0), db1 = hn::Add(hn::LoadU(df, db_out + j + L), db1);
-          }
-        }
-      }
-      V dx0 = x0, dx1 = x1;
-      if constexpr (kDx) {
-        dx0 = Dx<kKind>(dy0, hn::LoadU(df, g + j), xh0, t);
-        dx1 = Dx<kKind>(dy1, hn::LoadU(df, g + j + L), xh1, t);
-      }
-      near.Step(j);
-      if constexpr (kAcc) {
-        hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
-        if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
-      }
-      if constexpr (kDx) put(dx + j, dx0, dx1, stream, split_order);
-      if constexpr (kRes) put(res + j, xh0, xh1, false, split_order);
-    }
-    return near;
-  };
-  using No = std::false_type;
-  if constexpr (kAcc) {
-    WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { beside = steps(resume, close, No(), beside); });
-  } else if (split) {
-    beside = steps(No(), No(), std::bool_constant<kCanSplit>(), beside);
-  } else {
-    beside = steps(No(), No(), No(), beside);
-  }
 }
 
 // NormSplitPairs for this target's pairs.

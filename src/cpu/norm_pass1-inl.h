@@ -158,7 +158,7 @@ class RowSummer {
         mean1_(hn::Set(DF(), block.mean[r + kLast])),
         rstd0_(hn::Set(DF(), block.rstd[r])),
         rstd1_(hn::Set(DF(), block.rstd[r + kLast])),
-        dg_in_(kClose ? out.dg_in : nullptr),
+        dg_in_(kClose ? out.dg_in : nullptr),  // (else dg_out_: see Partials)
         db_in_(kClose ? out.db_in : nullptr),
         dg_out_(out.dg_out),
         db_out_(out.db_out),
