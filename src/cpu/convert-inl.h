@@ -226,21 +226,23 @@ HWY_INLINE void LoadPairF32(DF df, const hwy::bfloat16_t* p, hn::Vec<DF>& a, hn:
   b = hn::BitCast(df, hn::And(v, hn::Set(du32, 0xFFFF0000u)));
 }
 
-// Scalar math: each value rounded to nearest even, as Encode; `stream`
-// stores non-temporally (p aligned to the vector size).
-// `native`: by the CPU's instruction where it has one (same bits).
-template <class DF>
-HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream, bool native) {
+// The pair (a, b) rounded as Encode rounds, as 2 * Lanes(df) bfloat16 bits
+// in split order (LoadPairF32's), one vector to store; `native`: by the
+// CPU's instruction where it has one (same bits).
+template <class DF, class DU16 = hn::Repartition<uint16_t, DF>>
+HWY_INLINE hn::Vec<DU16> EncodeSplitPair(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) {
   const hn::RebindToUnsigned<DF> du32;
-  const hn::Repartition<uint16_t, DF> du16;
-  hn::Vec<decltype(du16)> bits;
-  if (NarrowPairByInstruction<PairOrder::kSplit>(df, a, b, native, &bits)) {
-    return Put(du16, bits, reinterpret_cast<uint16_t*>(p), stream);
-  }
+  hn::Vec<DU16> bits;
+  if (NarrowPairByInstruction<PairOrder::kSplit>(df, a, b, native, &bits)) return bits;
   hn::Vec<decltype(du32)> ra, rb;
   RoundPairToBFloat16Bits(df, a, b, ra, rb);
-  const auto both = hn::Or(hn::ShiftRight<16>(ra), hn::And(rb, hn::Set(du32, 0xFFFF0000u)));
-  Put(du32, both, reinterpret_cast<uint32_t*>(p), stream);
+  return hn::BitCast(DU16(), hn::Or(hn::ShiftRight<16>(ra), hn::And(rb, hn::Set(du32, 0xFFFF0000u))));
+}
+
+// The same stored at p (`stream`: non-temporally, p aligned to the vector size).
+template <class DF>
+HWY_INLINE void StorePairF32(DF df, hn::Vec<DF> a, hn::Vec<DF> b, hwy::bfloat16_t* p, bool stream, bool native) {
+  Put(hn::Repartition<uint16_t, DF>(), EncodeSplitPair(df, a, b, native), reinterpret_cast<uint16_t*>(p), stream);
 }
 #endif
 

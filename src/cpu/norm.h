@@ -85,8 +85,8 @@ struct NormSchedule {
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
   bool prefetch_next_block = false;  // blocks prefetch the next block's rows during pass 2
-  bool split_gamma = false;  // bfloat16 rows swept alone: gamma also in pair order (NormSplitPairs)
-  size_t gamma_offset = 0, split_gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
+  int64_t pair_step = 0;    // columns in split order by steps of this many (NormPairStep), or 0
+  size_t gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
   size_t scratch_offset = 0, scratch_per_thread = 0;
   size_t workspace_bytes = 0;
 };
@@ -125,8 +125,7 @@ struct NormBlock {
   // fused sweep, the row after row r (the last row's prefetched).
   const void* next_x[kMaxBlockRows] = {};
   const void* next_dy[kMaxBlockRows] = {};
-  const float* gamma = nullptr;  // N values
-  const float* split_gamma = nullptr;  // the same in bfloat16 pair order (NormSplitPairs), or null
+  const float* gamma = nullptr;  // N values (in split order: NormPairStep)
   // dgamma and dbeta are summed over groups of rows (kGroupRows from the
   // chunk's first row), each group from zero, and each group's sums added to
   // the chunk's: shorter float32 chains than one chunk-long sum.
@@ -158,11 +157,21 @@ struct NormKernelParams {
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block);
 
-// in's n values with each whole step of the row sweep's bfloat16 pairs (2 *
-// Lanes float32 values, from column 0) in the order those pairs load
-// (convert-inl.h, LoadPairF32: even columns, then odd), the rest as they are:
-// gamma as SweepRow reads it beside such pairs.
-void NormSplitPairs(const float* in, int64_t n, float* out);
+// bfloat16 problems are computed with the columns of each row in split
+// order where the target's kernel has it: each whole step of NormPairStep()
+// columns from column 0 (two vectors) as its even columns, then its odd
+// ones, as a pair of vectors loads them with no lane crossing
+// (convert-inl.h, LoadPairF32); a row's last columns, fewer than a step, in
+// column order. The bfloat16 kernel loads and stores rows that way; gamma,
+// the dgamma/dbeta partials and the packed path's float32 copies of rows
+// are kept in that order (RunNorm), so that every sweep and arrangement
+// sums each row's columns in the same lanes: the same bits. 0: the target
+// keeps column order.
+int64_t NormPairStep();
+
+// Columns per tile of the final dgamma/dbeta sums: whole steps of every
+// target's NormPairStep().
+constexpr int64_t kSumTile = 256;
 
 }  // namespace cpu
 }  // namespace gradops

@@ -49,6 +49,36 @@ void LoadVector(const VectorOperand& v, bool present, int64_t n, float* out) {
   }
 }
 
+// n values from in[0], each whole step of `step` of them from column order
+// into split order (norm.h, NormPairStep: its even values, then its odd
+// ones; kSplit) or back, into out; the values after the last whole step as
+// they are.
+template <bool kSplit, typename In, typename Out>
+void PermutePairs(const In* in, int64_t n, int64_t step, Out* out) {
+  const int64_t half = step / 2, whole = n / step * step;
+  for (int64_t j = 0; j < whole; j += step) {
+    for (int64_t i = 0; i < half; ++i) {
+      if constexpr (kSplit) {
+        out[j + i] = static_cast<Out>(in[j + 2 * i]), out[j + half + i] = static_cast<Out>(in[j + 2 * i + 1]);
+      } else {
+        out[j + 2 * i] = static_cast<Out>(in[j + i]), out[j + 2 * i + 1] = static_cast<Out>(in[j + half + i]);
+      }
+    }
+  }
+  for (int64_t j = whole; j < n; ++j) out[j] = static_cast<Out>(in[j]);
+}
+
+// The same in place, a tile (whole steps) at a time.
+template <bool kSplit>
+void PermutePairsInPlace(float* v, int64_t n, int64_t step) {
+  float tile[kSumTile];
+  for (int64_t j = 0; j < n; j += kSumTile) {
+    const int64_t m = std::min(kSumTile, n - j);
+    std::copy(v + j, v + j + m, tile);
+    PermutePairs<kSplit>(tile, m, step, v + j);
+  }
+}
+
 bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dtype && m.cols.unit(); }
 
 std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
@@ -152,9 +182,7 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   size_t bytes = 0;
   s.gamma_offset = bytes;
   bytes += AlignUp(n * sizeof(float));
-  s.split_gamma = (s.sweep_rows || s.fused_rows) && dtype == DType::kBFloat16;
-  s.split_gamma_offset = bytes;
-  if (s.split_gamma) bytes += AlignUp(n * sizeof(float));
+  s.pair_step = dtype == DType::kBFloat16 ? NormPairStep() : 0;
   s.partial_offset = bytes;
   if (want_acc) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
   s.open_offset = bytes;  // per thread: the sums of a group that spans blocks
@@ -188,8 +216,11 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   float* gamma = reinterpret_cast<float*>(ws + s.gamma_offset);
   float* partials = reinterpret_cast<float*>(ws + s.partial_offset);
   LoadVector(p.gamma, p.has_gamma, N, gamma);
-  float* split_gamma = s.split_gamma ? reinterpret_cast<float*>(ws + s.split_gamma_offset) : nullptr;
-  if (split_gamma) NormSplitPairs(gamma, N, split_gamma);
+  // Rows in split order (norm.h, NormPairStep): gamma, the packed rows and
+  // the partials in that order too, the outputs put back in column order.
+  const int64_t step = s.pair_step;
+  // (Ones are the same in either order; column sums read no gamma.)
+  if (step > 0 && p.has_gamma && p.kind != NormKind::kColumnSums) PermutePairsInPlace<true>(gamma, N, step);
 
   NormKernelParams params;
   params.kind = p.kind;
@@ -220,7 +251,6 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     // each block (the kernel reads the row arrays below `rows` only).
     NormBlock block;
     block.gamma = gamma;
-    block.split_gamma = split_gamma;
     block.dgamma = dgamma;
     block.dbeta = dgamma ? dgamma + N : nullptr;
     block.open_dgamma = open;
@@ -245,6 +275,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
           float* dy = scratch + (4 * r + 1) * N;
           ReadElements(RowPointer(p.x, row), p.x.dtype, p.x.cols, 0, N, x);
           ReadElements(RowPointer(p.dy, row), p.dy.dtype, p.dy.cols, 0, N, dy);
+          if (step > 0) PermutePairsInPlace<true>(x, N, step), PermutePairsInPlace<true>(dy, N, step);
           block.x[r] = x;
           block.dy[r] = dy;
           block.dx[r] = scratch + (4 * r + 2) * N;
@@ -267,7 +298,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       if (s.packed) {
         for (int r = 0; r < block.rows; ++r) {
           const int64_t row = r0 + r;
-          const auto write_row = [&](const MatrixOperand& m, const void* values) {
+          const auto write_row = [&](const MatrixOperand& m, void* values) {
+            if (step > 0) PermutePairsInPlace<false>(static_cast<float*>(values), N, step);
             WriteElements(RowPointer(m, row), m.dtype, m.cols, 0, N, static_cast<const float*>(values));
           };
           if (p.want_dx) write_row(p.dx, block.dx[r]);
@@ -283,7 +315,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   // zero-filled gradients). Tiles of 256 columns give every thread a share
   // even for N = 1024 (2048-column tiles left one thread doing it all: 0.2
   // of 3.9 ms for bfloat16 16384x1024, now 0.1).
-  constexpr int64_t kTile = 256;
+  constexpr int64_t kTile = kSumTile;
   const int64_t tiles = (N + kTile - 1) / kTile;
   ParallelFor(tiles, s.threads, [&](int64_t tile, int) {
     const int64_t j0 = tile * kTile, j1 = std::min(N, j0 + kTile);
@@ -296,7 +328,11 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         for (int64_t j = j0; j < j1; ++j) sum[j - j0] += from[j];
       }
       float rounded[kTile];
-      for (int64_t j = j0; j < j1; ++j) rounded[j - j0] = static_cast<float>(sum[j - j0]);
+      if (step > 0) {
+        PermutePairs<false>(sum, j1 - j0, step, rounded);  // back in column order (tiles hold whole steps)
+      } else {
+        std::copy(sum, sum + (j1 - j0), rounded);
+      }
       WriteElements(out.data, out.dtype, out.layout, j0, j1, rounded);
     }
   });

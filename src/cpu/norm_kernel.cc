@@ -57,7 +57,8 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     if constexpr (kTail) return LoadF32Tail(df, p, left);
     else return LoadF32(df, p);
   };
-  // A store writes kPer vectors' outputs: 16-bit values by ordered pairs.
+  // A store writes kPer vectors' outputs: 16-bit values by pairs, which are
+  // steps (from a multiple of 2 * L columns) where rows are in split order.
   constexpr bool kPairs = kPairedStores<T> && !kTail && kVecs % 2 == 0;
   constexpr int kPer = kPairs ? 2 : 1;
   constexpr int kStores = kVecs / kPer;
@@ -153,9 +154,12 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
     // then compute this row's.
     each_store([&](auto s) HWY_ATTR {
       constexpr int kV = decltype(s)::value * kPer;
-      const V x0 = load(x + kV * L), dy0 = load(dy + kV * L);
-      V x1 = x0, dy1 = dy0;
-      if constexpr (kPer == 2) x1 = load(x + (kV + 1) * L), dy1 = load(dy + (kV + 1) * L);
+      V x0, dy0, x1, dy1;
+      if constexpr (kPer == 2) {
+        LoadStep(df, x + kV * L, x0, x1), LoadStep(df, dy + kV * L, dy0, dy1);
+      } else {
+        x0 = x1 = load(x + kV * L), dy0 = dy1 = load(dy + kV * L);
+      }
       if constexpr (kDefer) {
         if (r > 0) put(previous, s);
       }
@@ -188,23 +192,22 @@ HWY_INLINE void Columns(DF df, const NormBlock& block, const RowConstants& k, bo
   }
 }
 
-// Columns [j, n) of the block, fewer than a sweep step's: vector by vector.
+// Columns [j, n) of the block, fewer than a sweep step's: vector by vector
+// (rows in split order: their whole steps as pairs first).
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc>
 void ColumnsLeft(const NormBlock& block, const RowConstants& k, bool stream, bool native, int64_t j, int64_t n) {
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  if constexpr (kSplitRows<T>) {
+    for (; j + 2 * L <= n; j += 2 * L) Columns<kKind, T, 2, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
+  }
   for (; j + L <= n; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, stream, native, j, 0);
   if (j < n) Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, stream, native, j, static_cast<size_t>(n - j));
 }
 
-// NormSplitPairs for this target's pairs.
-void SplitPairsImpl(const float* in, int64_t n, float* out) {
-  const int64_t L = static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
-  int64_t j = 0;
-  for (; j + 2 * L <= n; j += 2 * L) {
-    for (int64_t i = 0; i < L; ++i) out[j + i] = in[j + 2 * i], out[j + L + i] = in[j + 2 * i + 1];
-  }
-  for (; j < n; ++j) out[j] = in[j];
+// NormPairStep of this target.
+int64_t PairStepImpl() {
+  return kSplitRows<hwy::bfloat16_t> ? 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>())) : 0;
 }
 
 // Columns before the first one where every row's dx is aligned for streaming
@@ -243,7 +246,9 @@ void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowCo
   bool stream = p.stream_dx && (kStreamBlocks || alone);
   int64_t j = 0;
   if (kDx && stream) {  // the columns before the aligned ones (up to 2L - 1), stored plainly
-    const int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
+    int64_t head = StreamHead<T>(block, n, hn::Lanes(df) * sizeof(T) * (kPairedStores<T> ? 2 : 1));
+    // (Rows in split order start their steps at column 0: unaligned, they are stored plainly.)
+    if (kSplitRows<T> && head != 0) stream = false, head = 0;
     for (; j + L <= head; j += L) Columns<kKind, T, 1, false, kDx, kRes, kAcc>(df, block, k, false, native, j, 0);
     if (j < head) {
       Columns<kKind, T, 1, true, kDx, kRes, kAcc>(df, block, k, false, native, j, static_cast<size_t>(head - j));
@@ -348,7 +353,6 @@ NormBlock RowAlone(const NormBlock& block, int r, bool next) {
   row.rstd[0] = block.rstd[r];
   if (next) row.next_x[0] = block.next_x[r], row.next_dy[0] = block.next_dy[r];
   row.gamma = block.gamma;
-  row.split_gamma = block.split_gamma;
   return row;
 }
 
@@ -467,11 +471,11 @@ namespace gradops {
 namespace cpu {
 HWY_EXPORT(NormBlockKernelImpl);
 HWY_EXPORT(TargetSweepsRowsImpl);
-HWY_EXPORT(SplitPairsImpl);
+HWY_EXPORT(PairStepImpl);
 
 bool NormTargetSweepsRows() { return HWY_DYNAMIC_DISPATCH(TargetSweepsRowsImpl)(); }
 
-void NormSplitPairs(const float* in, int64_t n, float* out) { HWY_DYNAMIC_DISPATCH(SplitPairsImpl)(in, n, out); }
+int64_t NormPairStep() { return HWY_DYNAMIC_DISPATCH(PairStepImpl)(); }
 
 void NormBlockKernel(const NormKernelParams& params, const NormBlock& block) {
   HWY_DYNAMIC_DISPATCH(NormBlockKernelImpl)(params, block);

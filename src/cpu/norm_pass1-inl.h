@@ -24,6 +24,34 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// bfloat16 rows in split order (norm.h, NormPairStep): each whole step of
+// 2 * Lanes columns from column 0 loads and stores as one pair of vectors
+// (convert-inl.h, LoadPairF32), its even columns in the first vector and its
+// odd ones in the second; gamma and the dgamma/dbeta partials are kept in
+// that order (RunNorm), a row's tail in column order. No lane crosses in
+// either conversion: two instructions widen a pair where widening its
+// vectors alone takes four (docs/performance.md, attempts 40 and 52: in
+// cache, rows swept alone 15% less time; every sweep in split order, at 2
+// threads from memory, bfloat16 LayerNorm +1% to +9%). Targets of a fixed
+// width, whose steps divide kSumTile.
+template <typename T>
+#if defined(GRADOPS_BFLOAT16_PAIRS) && !HWY_HAVE_SCALABLE
+constexpr bool kSplitRows = std::is_same_v<T, hwy::bfloat16_t>;
+static_assert(kSumTile % (2 * HWY_MAX_BYTES / 4) == 0, "a tile of the final sums holds whole steps");
+#else
+constexpr bool kSplitRows = false;
+#endif
+
+// The two vectors of a step of a row of T from p: in column order, or as a
+// pair in split order (kSplitRows).
+template <class DF, typename T>
+HWY_INLINE void LoadStep(DF df, const T* p, hn::Vec<DF>& a, hn::Vec<DF>& b) {
+#ifdef GRADOPS_BFLOAT16_PAIRS
+  if constexpr (kSplitRows<T>) return LoadPairF32(df, p, a, b);
+#endif
+  a = LoadF32(df, p), b = LoadF32(df, p + hn::Lanes(df));
+}
+
 // Sums of a row, over xc = x - mean (rstd is applied once per row later).
 struct RowSums {
   float g = 0, gxc = 0, xc = 0;  // sum(g), sum(g * xc), sum(xc)
@@ -180,13 +208,25 @@ class RowSummer {
       PrefetchColumns<T>(x0_, ahead, bytes), PrefetchColumns<T>(dy0_, ahead, bytes);
       if constexpr (kRows == 2) PrefetchColumns<T>(x1_, ahead, bytes), PrefetchColumns<T>(dy1_, ahead, bytes);
     }
-    Vector<false, false>(j, static_cast<size_t>(Lanes()));
-    Vector<true, false>(j + Lanes(), static_cast<size_t>(Lanes()));
+    const DF df;
+    V xa_0, xb_0, dya_0, dyb_0, xa_1, xb_1, dya_1, dyb_1;
+    LoadStep(df, x0_ + j, xa_0, xb_0), LoadStep(df, dy0_ + j, dya_0, dyb_0);
+    if constexpr (kRows == 2) LoadStep(df, x1_ + j, xa_1, xb_1), LoadStep(df, dy1_ + j, dya_1, dyb_1);
+    else xa_1 = xb_1 = dya_1 = dyb_1 = hn::Zero(df);
+    const size_t L = static_cast<size_t>(Lanes());
+    Vector<false, false>(j, xa_0, dya_0, xa_1, dya_1, L);
+    Vector<true, false>(j + Lanes(), xb_0, dyb_0, xb_1, dyb_1, L);
   }
 
   // Columns [j, n): the row's last, after its steps.
   HWY_INLINE void Tail(int64_t j) {
-    for (; j < n_; j += Lanes()) Vector<false, true>(j, static_cast<size_t>(std::min<int64_t>(n_ - j, Lanes())));
+    for (; j < n_; j += Lanes()) {
+      const size_t left = static_cast<size_t>(std::min<int64_t>(n_ - j, Lanes()));
+      const auto load = [&](const T* p) HWY_ATTR { return LoadF32Tail(DF(), p + j, left); };
+      const V zero = hn::Zero(DF());
+      Vector<false, true>(j, load(x0_), load(dy0_), kRows == 2 ? load(x1_) : zero, kRows == 2 ? load(dy1_) : zero,
+                          left);
+    }
   }
 
   HWY_INLINE void Finish(RowSums* sums) const {
@@ -197,12 +237,6 @@ class RowSummer {
  private:
   // (A constant on targets of fixed width: no register holds it.)
   static HWY_INLINE int64_t Lanes() { return static_cast<int64_t>(hn::Lanes(DF())); }
-
-  template <bool kTail, class P>
-  static HWY_INLINE V Load(const P* p, size_t left) {
-    if constexpr (kTail) return LoadF32Tail(DF(), p, left);
-    else return LoadF32(DF(), p);
-  }
 
   // Columns [c, c + left) of the partials; the rows' loop has no other
   // stores. The pointers are members that no store can change. Before a
@@ -228,23 +262,22 @@ class RowSummer {
     if constexpr (K::kDbeta) store(db, db_out_ + c);
   }
 
-  // The vector from column c of each row (its last `left` columns: kTail;
-  // lanes past the row end load as 0 and must add nothing, even when mean
-  // is not finite), into the odd chains (kOdd) or the even.
+  // The vector at column c of each row, x and dy (its last `left` columns:
+  // kTail; lanes past the row end are 0 and must add nothing, even when
+  // mean is not finite), into the odd chains (kOdd) or the even.
   template <bool kOdd, bool kTail>
-  HWY_INLINE void Vector(int64_t c, size_t left) {
+  HWY_INLINE void Vector(int64_t c, V x_0, V dy_0, V x_1, V dy_1, size_t left) {
     const DF df;
-    const V gm = Load<kTail>(gamma_ + c, left);
-    const auto row = [&](const T* x, const T* dy, V mean, SumChains<V>& s, V& xc, V& vdy) HWY_ATTR {
-      xc = Centered<K::kMean>(Load<kTail>(x + c, left), mean);
+    const V gm = kTail ? LoadF32Tail(df, gamma_ + c, left) : hn::LoadU(df, gamma_ + c);
+    const auto row = [&](V x, V dy, V mean, SumChains<V>& s) HWY_ATTR {
+      V xc = Centered<K::kMean>(x, mean);
       if constexpr (kTail) xc = hn::IfThenElseZero(hn::FirstN(df, left), xc);
-      vdy = Load<kTail>(dy + c, left);
-      AddSums<kKind, kOdd>(s, hn::Mul(vdy, gm), xc);
+      AddSums<kKind, kOdd>(s, hn::Mul(dy, gm), xc);
+      return xc;
     };
-    const V zero = hn::Zero(df);
-    V xc_0, dy_0, xc_1 = zero, dy_1 = zero;
-    row(x0_, dy0_, mean0_, s0_, xc_0, dy_0);
-    if constexpr (kRows == 2) row(x1_, dy1_, mean1_, s1_, xc_1, dy_1);
+    const V xc_0 = row(x_0, dy_0, mean0_, s0_);
+    V xc_1 = x_1;
+    if constexpr (kRows == 2) xc_1 = row(x_1, dy_1, mean1_, s1_);
     if constexpr (kAcc) Partials(c, dy_0, xc_0, dy_1, xc_1, left);
   }
 

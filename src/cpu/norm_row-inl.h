@@ -36,12 +36,15 @@ constexpr bool kPairedStores = false;
 #endif
 
 // Outputs in the storage type (16-bit values as uint16 lanes): kPer = 2
-// vectors as one ordered pair, else a alone.
+// vectors as one pair (a step: in split order where kSplitRows), else a alone.
 template <typename T, int kPer, class DF>
 HWY_INLINE auto EncodeOutputs(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) {
   if constexpr (kPer == 2) {
+#ifdef GRADOPS_BFLOAT16_PAIRS
+    if constexpr (kSplitRows<T>) return EncodeSplitPair(df, a, b, native);
+#endif
 #ifdef GRADOPS_ORDERED_PAIRS
-    return EncodeOrderedPair(df, a, b, native, static_cast<const T*>(nullptr));
+    if constexpr (!kSplitRows<T>) return EncodeOrderedPair(df, a, b, native, static_cast<const T*>(nullptr));
 #endif
   } else {
     (void)b, (void)native;
@@ -66,13 +69,8 @@ struct NothingBeside {
 // row (no 4 KiB aliasing). While this row computes from the cache, a later
 // row's x and dy (next_x[r]: the row `rows` after it) are prefetched, a line
 // of each per line of this row, so that memory keeps working through pass 2:
-// that row's pass 1 then reads from cache. bfloat16 rows without partials
-// load and store by pairs in split order (LoadPairF32, StorePairF32) where
-// the steps start at a multiple of 2 * Lanes columns (block.split_gamma
-// holds gamma in that order, by steps from column 0): no lane crosses in
-// either conversion; in cache bfloat16 LayerNorm backward then takes 15%
-// less time (docs/performance.md, attempt 40). Each column's arithmetic,
-// and so each bit, is the same in either order.
+// that row's pass 1 then reads from cache. j is a multiple of 2 * Lanes
+// where rows are in split order (kSplitRows).
 //
 // Beside each step at column j, beside.Step(j): the fused sweep takes the
 // same step of the next row's pass 1 there (FusedBlock). The loop holds a
@@ -88,6 +86,7 @@ HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, b
   using V = hn::Vec<decltype(df)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
+  static_assert(kPer == 2 || !kSplitRows<T>, "a step in split order is stored as one pair");
   // Local pointers (stores through them cannot move them); no restrict: an
   // output may be an input in place (gradops/ops.h).
   const T* x = static_cast<const T*>(block.x[r]);
@@ -106,26 +105,7 @@ HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, b
   // (prefetches of a line each), or every other (16-bit rows of 256 bits).
   const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T);
   const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
-  // bfloat16 pairs in split order, with gamma in the same order.
-#ifdef GRADOPS_BFLOAT16_PAIRS
-  constexpr bool kCanSplit = std::is_same_v<T, hwy::bfloat16_t> && !kAcc;
-#else
-  constexpr bool kCanSplit = false;
-#endif
-  const bool split = kCanSplit && block.split_gamma != nullptr && j % (2 * L) == 0;
-  // Inputs and outputs of a step: two vectors, or one pair in split order.
-  // (Pointers as auto: the calls depend on the lambdas' own parameters, so
-  // compilers check them only where instantiated.)
-  const auto get = [&](const auto* in, V& a, V& b, auto split_order) HWY_ATTR {
-#ifdef GRADOPS_BFLOAT16_PAIRS
-    if constexpr (decltype(split_order)::value) return LoadPairF32(df, in, a, b);
-#endif
-    a = LoadF32(df, in), b = LoadF32(df, in + L);
-  };
-  const auto put = [&](auto* out, V a, V b, bool streamed, auto split_order) HWY_ATTR {
-#ifdef GRADOPS_BFLOAT16_PAIRS
-    if constexpr (decltype(split_order)::value) return StorePairF32(df, a, b, out, streamed, native);
-#endif
+  const auto put = [&](T* out, V a, V b, bool streamed) HWY_ATTR {
     if constexpr (kPer == 2) {
       const auto e = EncodeOutputs<T, 2>(df, a, b, native);
       Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
@@ -137,10 +117,9 @@ HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, b
   };
   // The loop for this row's place in its group of dgamma/dbeta sums: the
   // group's sums so far (kResume; else from zero) take this row's terms, and
-  // at the group's last row (kClose) join the chunk's; in split order or not.
-  const auto steps = [&](auto resume, auto close, auto split_order, auto near) HWY_ATTR {
+  // at the group's last row (kClose) join the chunk's.
+  const auto steps = [&](auto resume, auto close, auto near) HWY_ATTR {
     constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
-    const float* g = decltype(split_order)::value ? block.split_gamma : gamma;
     const RowPartials partials = PartialsOf<kClose>(block);
     const float* dg_in = partials.dg_in;
     const float* db_in = partials.db_in;
@@ -159,8 +138,8 @@ HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, b
         PrefetchColumns<T>(next_dy, j, static_cast<int64_t>(step_bytes));
       }
       V x0, x1, dy0, dy1;
-      get(x + j, x0, x1, split_order);
-      get(dy + j, dy0, dy1, split_order);
+      LoadStep(df, x + j, x0, x1);
+      LoadStep(df, dy + j, dy0, dy1);
       const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
       V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
       if constexpr (kAcc) {
@@ -179,26 +158,23 @@ HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, b
       }
       V dx0 = x0, dx1 = x1;
       if constexpr (kDx) {
-        dx0 = Dx<kKind>(dy0, hn::LoadU(df, g + j), xh0, t);
-        dx1 = Dx<kKind>(dy1, hn::LoadU(df, g + j + L), xh1, t);
+        dx0 = Dx<kKind>(dy0, hn::LoadU(df, gamma + j), xh0, t);
+        dx1 = Dx<kKind>(dy1, hn::LoadU(df, gamma + j + L), xh1, t);
       }
       near.Step(j);
       if constexpr (kAcc) {
         hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
         if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
       }
-      if constexpr (kDx) put(dx + j, dx0, dx1, stream, split_order);
-      if constexpr (kRes) put(res + j, xh0, xh1, false, split_order);
+      if constexpr (kDx) put(dx + j, dx0, dx1, stream);
+      if constexpr (kRes) put(res + j, xh0, xh1, false);
     }
     return near;
   };
-  using No = std::false_type;
   if constexpr (kAcc) {
-    WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { beside = steps(resume, close, No(), beside); });
-  } else if (split) {
-    beside = steps(No(), No(), std::bool_constant<kCanSplit>(), beside);
+    WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { beside = steps(resume, close, beside); });
   } else {
-    beside = steps(No(), No(), No(), beside);
+    beside = steps(std::false_type(), std::false_type(), beside);
   }
 }
 
