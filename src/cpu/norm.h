@@ -80,7 +80,7 @@ struct NormSchedule {
   bool packed = false;      // rows pass through float32 scratch (strided or mixed dtypes)
   int block_rows = 1;       // rows sharing one sweep of the column partials
   bool sweep_rows = false;  // pass 2 row by row (blocks of 1 or 2 rows), else across the block
-  bool fused_rows = false;  // rows alone, each row's pass 2 beside the next row's pass 1
+  bool fused_rows = false;  // rows alone or by pairs, their pass 2 beside the next ones' pass 1
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
@@ -95,8 +95,8 @@ NormSchedule ScheduleNorm(const NormProblem& problem, int threads);
 
 // How pass 2 goes over the rows of dx-producing kinds: a block of rows at a
 // time, column by column across the block with the dgamma/dbeta partials in
-// registers; one row at a time with the next row prefetched; or one row at a
-// time beside the next row's pass 1 (fused). Each target has the one
+// registers; one row at a time with the next row prefetched; or one row (or
+// two) at a time beside the next ones' pass 1 (fused). Each target has the one
 // measured faster on it (NormTargetSweepsRows, and ScheduleNorm's rule for
 // the fused sweep); the results are the same bits either way. SetNormSweep
 // forces one for plans made after it (tests run each on every target) and

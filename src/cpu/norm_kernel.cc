@@ -360,70 +360,137 @@ NormBlock RowAlone(const NormBlock& block, int r, bool next) {
 // as std::bool_constant arguments (WithGroupPlace, for one row of a block
 // whose rows each add their terms in pass 1): acc, the row has terms to add.
 template <class F>
-HWY_INLINE auto WithRowPlace(const NormBlock& block, int r, bool acc, F&& f) {
+HWY_INLINE auto WithRowPlace(const NormBlock& block, int r, int last, bool acc, F&& f) {
   using Yes = std::true_type;
   using No = std::false_type;
   if (!acc) return f(No(), No(), No());
   const bool resume = r == 0 ? block.resume : !(block.group_ends >> (r - 1) & 1u);
-  const bool close = block.group_ends >> r & 1u;
+  const bool close = block.group_ends >> last & 1u;
   if (resume) return close ? f(Yes(), Yes(), Yes()) : f(Yes(), Yes(), No());
   return close ? f(Yes(), No(), Yes()) : f(Yes(), No(), No());
 }
 
-// The fused sweep (NormKernelParams::fused_rows): rows alone, each row's
-// pass 2 (from the cache, where its pass 1 left it) a step at a time beside
-// the same step of the next row's pass 1 (from memory), so that each core
-// reads the next row while it works on this one and no pass waits on memory
-// alone. Each row adds its dgamma/dbeta terms in its pass 1 (RowSummer), in
-// row order; the last row's pass 2 prefetches the row after the block
-// (next_x), whose pass 1 then reads the cache. The same bits as the other
-// sweeps: each row's sums take the same steps in the same chains. Streaming
-// stores of dx where a row starts aligned for them, else plain ones.
+// A pass 1 of two rows beside the pass 2 of two rows, one after the other
+// (SweepRow's `beside`): a step of it every other step of pass 2.
+template <class Summer>
+struct EveryOtherStep {
+  Summer summer;
+  bool now = false;
+  int64_t column = 0;
+  HWY_INLINE void Step(int64_t) {
+    if (now) {
+      summer.Step(column);
+      column += 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+    }
+    now = !now;
+  }
+};
+
+// Pass 2 of row `row` of the fused sweep, beside a pass 1 (`beside`): its
+// steps up to `end`, then its last columns alone.
+template <NormKind kKind, typename T, class Beside>
+HWY_INLINE void FusedPass2(const NormKernelParams& p, const NormBlock& block, int row, const RowSums& sums,
+                           int64_t end, Beside& beside) {
+  const bool native = p.bf16_instructions;
+  RowConstants k;
+  SetRowConstants(p, block, row, sums, k, row);
+  // (The block's own row: a block of one row for it, about 2 KiB to fill
+  // per row, took 3% to 10% of LayerNormGrad float32 16384x1024 in profiles.)
+  p.want_res ? SweepRow<kKind, T, true, true, false>(block, row, k, p.stream_dx, native, 0, end, beside)
+             : SweepRow<kKind, T, true, false, false>(block, row, k, p.stream_dx, native, 0, end, beside);
+  if (end < p.N) {
+    const NormBlock alone = RowAlone(block, row, false);
+    SetRowConstants(p, block, row, sums, k, 0);
+    p.want_res ? ColumnsLeft<kKind, T, true, true, false>(alone, k, p.stream_dx, native, end, p.N)
+               : ColumnsLeft<kKind, T, true, false, false>(alone, k, p.stream_dx, native, end, p.N);
+  }
+}
+
+// Rows of x and dy (together) up to this many bytes are fused by pairs where
+// they have dgamma/dbeta terms: two rows' terms per pass over the partials
+// (float32, 8 bytes per column and row read and written for LayerNorm: more
+// than a 16-bit row's x and dy), at four rows in the L2 (a pair in pass 2,
+// the next in pass 1). Measured on an Intel Xeon against rows one at a time
+// (docs/performance.md, attempt 54), alternating rounds: LayerNorm and
+// RMSNorm float32 1024x16384 +4% to +15% at 2 threads, +6% at 1; bfloat16
+// 1024x16384 -2% to +4% (neutral). Rows of 256 KiB lost: float32 256x65536
+// -13%, 16-bit 256x65536 -6% to +3%. LayerNormGrad, which has no such
+// terms, lost 5% to 31% by pairs: it keeps rows alone.
+constexpr int64_t kFusedPairBytes = 128 << 10;
+
+// The fused sweep (NormKernelParams::fused_rows): each unit of rows (one
+// row, or two) has its pass 2 (from the cache, where its pass 1 left it) a
+// step at a time beside the next unit's pass 1 (from memory), so that each
+// core reads the next rows while it works on these and no pass waits on
+// memory alone. Each unit adds its dgamma/dbeta terms in its pass 1
+// (RowSummer; two rows of one group of sums load and store the partials once
+// for both, adding their terms in row order); the last unit's pass 2
+// prefetches the row after each of its rows (next_x), so the block after it
+// starts from the cache. The same bits as the other sweeps: each row's sums
+// take the same steps in the same chains, the partials the same terms in the
+// same order. Streaming stores of dx where a row starts aligned for them,
+// else plain ones.
 template <NormKind kKind, typename T>
 void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
   const bool acc = PartialsInPass1(kKind) && block.dgamma != nullptr;
   const int64_t n = p.N;
-  const bool native = p.bf16_instructions;
-  RowSums sums;
-  // Pass 1 of row r; beside the steps of row r - 1's pass 2 where `pass2`.
-  const auto sum_row = [&](int r, auto pass2) HWY_ATTR {
-    WithRowPlace(block, r, acc, [&](auto has_acc, auto resume, auto close) HWY_ATTR {
+  const bool pairs = acc && n * 2 * static_cast<int64_t>(sizeof(T)) <= kFusedPairBytes;
+  RowSums sums[2];
+  int prev = 0, prev_rows = 0;  // the unit whose pass 2 comes next: rows [prev, prev + prev_rows)
+  // Pass 1 of rows [r, r + kRows), beside pass 2 of the unit before it
+  // where that unit has as many rows (prev_rows: kRows, or 0).
+  const auto sum_unit = [&](int r, auto two) HWY_ATTR {
+    constexpr int kRows = decltype(two)::value ? 2 : 1;
+    WithRowPlace(block, r, r + kRows - 1, acc, [&](auto has_acc, auto resume, auto close) HWY_ATTR {
       constexpr bool kAcc = decltype(has_acc)::value && PartialsInPass1(kKind);
       constexpr bool kClose = decltype(close)::value;
-      using Summer = RowSummer<kKind, T, 1, kAcc, decltype(resume)::value, kClose>;
-      Summer summer(block, r, n, kAcc ? PartialsOf<kClose>(block) : RowPartials());
-      const int64_t end = summer.StepsEnd();
-      if constexpr (decltype(pass2)::value) {
-        // (Row r - 1 of the block itself: a block of one row for it, about
-        // 2 KiB to fill per row, took 3% to 10% of LayerNormGrad float32
-        // 16384x1024 in profiles.)
-        RowConstants k;
-        SetRowConstants(p, block, r - 1, sums, k, r - 1);
-        p.want_res ? SweepRow<kKind, T, true, true, false>(block, r - 1, k, p.stream_dx, native, 0, end, summer)
-                   : SweepRow<kKind, T, true, false, false>(block, r - 1, k, p.stream_dx, native, 0, end, summer);
-        if (end < n) {
-          const NormBlock row = RowAlone(block, r - 1, false);
-          SetRowConstants(p, block, r - 1, sums, k, 0);
-          p.want_res ? ColumnsLeft<kKind, T, true, true, false>(row, k, p.stream_dx, native, end, n)
-                     : ColumnsLeft<kKind, T, true, false, false>(row, k, p.stream_dx, native, end, n);
+      if constexpr (kRows == 1 || kAcc) {  // (pairs always have terms)
+        using Summer = RowSummer<kKind, T, kRows, kAcc, decltype(resume)::value, kClose>;
+        Summer summer(block, r, n, kAcc ? PartialsOf<kClose>(block) : RowPartials());
+        const int64_t end = summer.StepsEnd();
+        if (prev_rows == 0) {  // the block's first unit, or one after a unit of the other size
+          const int64_t step = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
+          for (int64_t j = 0; j < end; j += step) summer.Step(j);
         }
-      } else {
-        const int64_t step = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
-        for (int64_t j = 0; j < end; j += step) summer.Step(j);
+        // (Each pass 2 called once where it goes, not in a loop: the
+        // compiler then keeps the summer's sums in registers through it.)
+        if constexpr (kRows == 1) {
+          if (prev_rows == 1) FusedPass2<kKind, T>(p, block, prev, sums[0], end, summer);
+        } else if (prev_rows == 2) {
+          EveryOtherStep<Summer> paced{summer};
+          FusedPass2<kKind, T>(p, block, prev, sums[0], end, paced);
+          FusedPass2<kKind, T>(p, block, prev + 1, sums[1], end, paced);
+          summer = paced.summer;
+        }
+        summer.Tail(end);
+        summer.Finish(sums);
       }
-      summer.Tail(end);
-      summer.Finish(&sums);
     });
+    prev = r, prev_rows = kRows;
   };
-  sum_row(0, std::false_type());
-  for (int r = 1; r < block.rows; ++r) sum_row(r, std::true_type());
-  const int last = block.rows - 1;
-  const NormBlock row = RowAlone(block, last, true);
-  RowConstants k;
-  SetRowConstants(p, block, last, sums, k, 0);
-  // (SweepColumns flushes the streaming stores of the whole block.)
-  p.want_res ? SweepColumns<kKind, T, true, true, false>(p, row, k)
-             : SweepColumns<kKind, T, true, false, false>(p, row, k);
+  // Pass 2 of the unit before alone, each row prefetching the row after it.
+  const auto sweep_unit = [&]() HWY_ATTR {
+    for (int q = 0; q < prev_rows; ++q) {
+      const int row = prev + q;
+      const NormBlock alone = RowAlone(block, row, true);
+      RowConstants k;
+      SetRowConstants(p, block, row, sums[q], k, 0);
+      // (SweepColumns flushes the streaming stores of the whole block.)
+      p.want_res ? SweepColumns<kKind, T, true, true, false>(p, alone, k)
+                 : SweepColumns<kKind, T, true, false, false>(p, alone, k);
+    }
+    prev_rows = 0;
+  };
+  for (int r = 0; r < block.rows;) {
+    const bool two = pairs && r + 1 < block.rows && !(block.group_ends >> r & 1u);
+    if (prev_rows != (two ? 2 : 1)) sweep_unit();  // (units of one size beside each other)
+    if constexpr (PartialsInPass1(kKind)) {
+      if (two) sum_unit(r, std::true_type());
+    }
+    if (!two) sum_unit(r, std::false_type());
+    r += two ? 2 : 1;
+  }
+  sweep_unit();
 }
 
 template <typename T>
