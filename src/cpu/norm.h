@@ -34,6 +34,7 @@ constexpr bool HasA(NormKind k) { return HasMean(k); }
 constexpr bool HasC(NormKind k) { return k == NormKind::kLayerNormGrad; }
 constexpr bool HasScale(NormKind k) { return k != NormKind::kColumnSums; }
 constexpr bool HasDbeta(NormKind k) { return k != NormKind::kRmsNorm; }  // RMSNorm has no beta
+constexpr bool HasRes(NormKind k) { return k == NormKind::kLayerNormGrad; }  // x_hat rows beside dx
 // Kinds whose rows swept alone add their dgamma/dbeta terms in pass 1, so
 // that pass 2 stores dx alone (BlockKernel in norm_kernel.cc).
 constexpr bool PartialsInPass1(NormKind k) { return k == NormKind::kLayerNorm || k == NormKind::kRmsNorm; }

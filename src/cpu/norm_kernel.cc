@@ -388,22 +388,32 @@ struct EveryOtherStep {
 
 // Pass 2 of row `row` of the fused sweep, beside a pass 1 (`beside`): its
 // steps up to `end`, then its last columns alone.
-template <NormKind kKind, typename T, class Beside>
-HWY_INLINE void FusedPass2(const NormKernelParams& p, const NormBlock& block, int row, const RowSums& sums,
-                           int64_t end, Beside& beside) {
+template <NormKind kKind, typename T, bool kRes, class Beside>
+HWY_INLINE void FusedPass2Of(const NormKernelParams& p, const NormBlock& block, int row, const RowSums& sums,
+                             int64_t end, Beside& beside) {
   const bool native = p.bf16_instructions;
   RowConstants k;
   SetRowConstants(p, block, row, sums, k, row);
   // (The block's own row: a block of one row for it, about 2 KiB to fill
   // per row, took 3% to 10% of LayerNormGrad float32 16384x1024 in profiles.)
-  p.want_res ? SweepRow<kKind, T, true, true, false>(block, row, k, p.stream_dx, native, 0, end, beside)
-             : SweepRow<kKind, T, true, false, false>(block, row, k, p.stream_dx, native, 0, end, beside);
+  SweepRow<kKind, T, true, kRes, false>(block, row, k, p.stream_dx, native, 0, end, beside);
   if (end < p.N) {
     const NormBlock alone = RowAlone(block, row, false);
     SetRowConstants(p, block, row, sums, k, 0);
-    p.want_res ? ColumnsLeft<kKind, T, true, true, false>(alone, k, p.stream_dx, native, end, p.N)
-               : ColumnsLeft<kKind, T, true, false, false>(alone, k, p.stream_dx, native, end, p.N);
+    ColumnsLeft<kKind, T, true, kRes, false>(alone, k, p.stream_dx, native, end, p.N);
   }
+}
+
+// The same with res rows where this kind has them and the call wants them.
+// (Each instantiation is inlined at each of its places, so the kinds without
+// res rows have no copy with them.)
+template <NormKind kKind, typename T, class Beside>
+HWY_INLINE void FusedPass2(const NormKernelParams& p, const NormBlock& block, int row, const RowSums& sums,
+                           int64_t end, Beside& beside) {
+  if constexpr (HasRes(kKind)) {
+    if (p.want_res) return FusedPass2Of<kKind, T, true>(p, block, row, sums, end, beside);
+  }
+  FusedPass2Of<kKind, T, false>(p, block, row, sums, end, beside);
 }
 
 // Rows of x and dy (together) up to this many bytes are fused by pairs where
@@ -476,8 +486,8 @@ void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
       RowConstants k;
       SetRowConstants(p, block, row, sums[q], k, 0);
       // (SweepColumns flushes the streaming stores of the whole block.)
-      p.want_res ? SweepColumns<kKind, T, true, true, false>(p, alone, k)
-                 : SweepColumns<kKind, T, true, false, false>(p, alone, k);
+      if (HasRes(kKind) && p.want_res) SweepColumns<kKind, T, true, HasRes(kKind), false>(p, alone, k);
+      else SweepColumns<kKind, T, true, false, false>(p, alone, k);
     }
     prev_rows = 0;
   };
