@@ -57,6 +57,100 @@ struct NothingBeside {
   HWY_INLINE void Step(int64_t) const {}
 };
 
+// A row's outputs of a step of pass 2 (kPer vectors per store, above).
+template <typename T, int kPer, class DF>
+HWY_INLINE void PutStep(DF df, T* out, hn::Vec<DF> a, hn::Vec<DF> b, bool stream, bool native) {
+  if constexpr (kPer == 2) {
+    const auto e = EncodeOutputs<T, 2>(df, a, b, native);
+    Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), stream);
+  } else {
+    const auto ea = EncodeOutputs<T, 1>(df, a, b, native), eb = EncodeOutputs<T, 1>(df, b, a, native);
+    Put(hn::DFromV<decltype(ea)>(), ea, reinterpret_cast<Bits<T>*>(out), stream);
+    Put(hn::DFromV<decltype(eb)>(), eb, reinterpret_cast<Bits<T>*>(out + hn::Lanes(df)), stream);
+  }
+}
+
+// The row of SweepRow: its pointers (no restrict: an output may be an input
+// in place, gradops/ops.h) and the row `rows` after it, to prefetch (or null).
+template <typename T>
+struct SweptRow {
+  const T* x;
+  const T* dy;
+  T* dx;
+  T* res;
+  const char* next_x;
+  const char* next_dy;
+};
+
+// SweepRow's loop, for the row's place in its group of dgamma/dbeta sums:
+// the group's sums so far (kResume; else from zero) take this row's terms,
+// and at the group's last row (kClose) join the chunk's. Everything it reads
+// comes by value: vector stores may alias any memory, so a loop that reads
+// through references (a lambda's captures, as it once did) reads them again
+// after every store (in profiles: a dozen loads per step and its column
+// index kept in memory).
+template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc, bool kResume, bool kClose, class Beside>
+HWY_INLINE Beside RowSteps(SweptRow<T> row, const float* gamma, RowPartials partials,
+                           RowVectors<hn::Vec<hn::ScalableTag<float>>> t, int64_t j, int64_t end, bool stream,
+                           bool native, Beside near) {
+  using K = Terms<kKind>;
+  const hn::ScalableTag<float> df;
+  using V = hn::Vec<decltype(df)>;
+  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
+  constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
+  // A line of the next row's x and dy per line of this row's: every step
+  // (prefetches of a line each), or every other (16-bit rows of 256 bits).
+  const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T);
+  const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
+  // Two vectors a step. Every load of a step comes before its stores, the
+  // loads of the step beside it too: a store followed by a load with the
+  // same low 12 address bits (dx, x and the partials often sit at one
+  // offset within their pages, and rows of a multiple of 4 KiB keep it)
+  // waits for it. Beside stores of dx to row r - 1 (fused sweep), loads
+  // of row r after them cost float16 LayerNorm 1024x16384 at 1 thread 40%
+  // in one layout (8.7 against 14.2 GB/s).
+  for (size_t step = 0; j < end; j += 2 * L, ++step) {
+    if (row.next_x != nullptr && (step & steps_per_prefetch_mask) == 0) {
+      PrefetchColumns<T>(row.next_x, j, static_cast<int64_t>(step_bytes));
+      PrefetchColumns<T>(row.next_dy, j, static_cast<int64_t>(step_bytes));
+    }
+    V x0, x1, dy0, dy1;
+    LoadStep(df, row.x + j, x0, x1);
+    LoadStep(df, row.dy + j, dy0, dy1);
+    const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
+    V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
+    if constexpr (kAcc) {
+      if constexpr (kResume) {
+        dg0 = hn::LoadU(df, partials.dg_in + j), dg1 = hn::LoadU(df, partials.dg_in + j + L);
+        if constexpr (K::kDbeta) db0 = hn::LoadU(df, partials.db_in + j), db1 = hn::LoadU(df, partials.db_in + j + L);
+      }
+      Accumulate<kKind>(dy0, xh0, dg0, db0);
+      Accumulate<kKind>(dy1, xh1, dg1, db1);
+      if constexpr (kClose) {
+        dg0 = hn::Add(hn::LoadU(df, partials.dg_out + j), dg0);
+        dg1 = hn::Add(hn::LoadU(df, partials.dg_out + j + L), dg1);
+        if constexpr (K::kDbeta) {
+          db0 = hn::Add(hn::LoadU(df, partials.db_out + j), db0);
+          db1 = hn::Add(hn::LoadU(df, partials.db_out + j + L), db1);
+        }
+      }
+    }
+    V dx0 = x0, dx1 = x1;
+    if constexpr (kDx) {
+      dx0 = Dx<kKind>(dy0, hn::LoadU(df, gamma + j), xh0, t);
+      dx1 = Dx<kKind>(dy1, hn::LoadU(df, gamma + j + L), xh1, t);
+    }
+    near.Step(j);
+    if constexpr (kAcc) {
+      hn::StoreU(dg0, df, partials.dg_out + j), hn::StoreU(dg1, df, partials.dg_out + j + L);
+      if constexpr (K::kDbeta) hn::StoreU(db0, df, partials.db_out + j), hn::StoreU(db1, df, partials.db_out + j + L);
+    }
+    if constexpr (kDx) PutStep<T, kPer>(df, row.dx + j, dx0, dx1, stream, native);
+    if constexpr (kRes) PutStep<T, kPer>(df, row.res + j, xh0, xh1, false, native);
+  }
+  return near;
+}
+
 // Row r of a block swept row by row (a block of one row, or of rows alone:
 // NormKernelParams::sweep_rows), columns [j, end) two vectors a step (end -
 // j a multiple of 2 * Lanes): the same arithmetic as Columns, the row's
@@ -81,100 +175,30 @@ struct NothingBeside {
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc, class Beside>
 HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j,
                          int64_t end, Beside& beside) {
-  using K = Terms<kKind>;
   const hn::ScalableTag<float> df;
-  using V = hn::Vec<decltype(df)>;
-  const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
+  constexpr int64_t kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
   static_assert(kPer == 2 || !kSplitRows<T>, "a step in split order is stored as one pair");
-  // Local pointers (stores through them cannot move them); no restrict: an
-  // output may be an input in place (gradops/ops.h).
-  const T* x = static_cast<const T*>(block.x[r]);
-  const T* dy = static_cast<const T*>(block.dy[r]);
-  T* dx = static_cast<T*>(block.dx[r]);
-  T* res = static_cast<T*>(block.res[r]);
-  const float* gamma = block.gamma;
-  stream = stream && reinterpret_cast<uintptr_t>(dx + j) % (L * sizeof(T) * kPer) == 0;
-  const RowVectors<V> t = RowVectorsOf(df, k, r);
   // (Beside the fused sweep's steps, pass 1 reads the next row itself: no
   // prefetch, nor registers for it, in that loop.)
   constexpr bool kPrefetchNext = std::is_same_v<Beside, NothingBeside>;
-  const char* next_x = kPrefetchNext ? static_cast<const char*>(block.next_x[r]) : nullptr;
-  const char* next_dy = kPrefetchNext ? static_cast<const char*>(block.next_dy[r]) : nullptr;
-  // A line of the next row's x and dy per line of this row's: every step
-  // (prefetches of a line each), or every other (16-bit rows of 256 bits).
-  const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T);
-  const size_t steps_per_prefetch_mask = step_bytes < 64 ? 64 / step_bytes - 1 : 0;
-  const auto put = [&](T* out, V a, V b, bool streamed) HWY_ATTR {
-    if constexpr (kPer == 2) {
-      const auto e = EncodeOutputs<T, 2>(df, a, b, native);
-      Put(hn::DFromV<decltype(e)>(), e, reinterpret_cast<Bits<T>*>(out), streamed);
-    } else {
-      const auto ea = EncodeOutputs<T, 1>(df, a, b, native), eb = EncodeOutputs<T, 1>(df, b, a, native);
-      Put(hn::DFromV<decltype(ea)>(), ea, reinterpret_cast<Bits<T>*>(out), streamed);
-      Put(hn::DFromV<decltype(eb)>(), eb, reinterpret_cast<Bits<T>*>(out + L), streamed);
-    }
-  };
-  // The loop for this row's place in its group of dgamma/dbeta sums: the
-  // group's sums so far (kResume; else from zero) take this row's terms, and
-  // at the group's last row (kClose) join the chunk's.
-  const auto steps = [&](auto resume, auto close, auto near) HWY_ATTR {
+  const SweptRow<T> row{static_cast<const T*>(block.x[r]),
+                        static_cast<const T*>(block.dy[r]),
+                        static_cast<T*>(block.dx[r]),
+                        static_cast<T*>(block.res[r]),
+                        kPrefetchNext ? static_cast<const char*>(block.next_x[r]) : nullptr,
+                        kPrefetchNext ? static_cast<const char*>(block.next_dy[r]) : nullptr};
+  const auto L = static_cast<int64_t>(hn::Lanes(df));
+  stream = stream && reinterpret_cast<uintptr_t>(row.dx + j) % (L * sizeof(T) * kPer) == 0;
+  const auto t = RowVectorsOf(df, k, r);
+  const auto steps = [&](auto resume, auto close) HWY_ATTR {
     constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
-    const RowPartials partials = PartialsOf<kClose>(block);
-    const float* dg_in = partials.dg_in;
-    const float* db_in = partials.db_in;
-    float* dg_out = partials.dg_out;
-    float* db_out = partials.db_out;
-    // Two vectors a step. Every load of a step comes before its stores, the
-    // loads of the step beside it too: a store followed by a load with the
-    // same low 12 address bits (dx, x and the partials often sit at one
-    // offset within their pages, and rows of a multiple of 4 KiB keep it)
-    // waits for it. Beside stores of dx to row r - 1 (fused sweep), loads
-    // of row r after them cost float16 LayerNorm 1024x16384 at 1 thread 40%
-    // in one layout (8.7 against 14.2 GB/s).
-    for (size_t step = 0; j < end; j += 2 * L, ++step) {
-      if (next_x != nullptr && (step & steps_per_prefetch_mask) == 0) {
-        PrefetchColumns<T>(next_x, j, static_cast<int64_t>(step_bytes));
-        PrefetchColumns<T>(next_dy, j, static_cast<int64_t>(step_bytes));
-      }
-      V x0, x1, dy0, dy1;
-      LoadStep(df, x + j, x0, x1);
-      LoadStep(df, dy + j, dy0, dy1);
-      const V xh0 = XHat<kKind>(x0, t), xh1 = XHat<kKind>(x1, t);
-      V dg0 = hn::Zero(df), dg1 = dg0, db0 = dg0, db1 = dg0;
-      if constexpr (kAcc) {
-        if constexpr (kResume) {
-          dg0 = hn::LoadU(df, dg_in + j), dg1 = hn::LoadU(df, dg_in + j + L);
-          if constexpr (K::kDbeta) db0 = hn::LoadU(df, db_in + j), db1 = hn::LoadU(df, db_in + j + L);
-        }
-        Accumulate<kKind>(dy0, xh0, dg0, db0);
-        Accumulate<kKind>(dy1, xh1, dg1, db1);
-        if constexpr (kClose) {
-          dg0 = hn::Add(hn::LoadU(df, dg_out + j), dg0), dg1 = hn::Add(hn::LoadU(df, dg_out + j + L), dg1);
-          if constexpr (K::kDbeta) {
-            db0 = hn::Add(hn::LoadU(df, db_out + j), db0), db1 = hn::Add(hn::LoadU(df, db_out + j + L), db1);
-          }
-        }
-      }
-      V dx0 = x0, dx1 = x1;
-      if constexpr (kDx) {
-        dx0 = Dx<kKind>(dy0, hn::LoadU(df, gamma + j), xh0, t);
-        dx1 = Dx<kKind>(dy1, hn::LoadU(df, gamma + j + L), xh1, t);
-      }
-      near.Step(j);
-      if constexpr (kAcc) {
-        hn::StoreU(dg0, df, dg_out + j), hn::StoreU(dg1, df, dg_out + j + L);
-        if constexpr (K::kDbeta) hn::StoreU(db0, df, db_out + j), hn::StoreU(db1, df, db_out + j + L);
-      }
-      if constexpr (kDx) put(dx + j, dx0, dx1, stream);
-      if constexpr (kRes) put(res + j, xh0, xh1, false);
-    }
-    return near;
+    beside = RowSteps<kKind, T, kDx, kRes, kAcc, kResume, kClose>(row, block.gamma, PartialsOf<kClose>(block), t, j,
+                                                                   end, stream, native, beside);
   };
   if constexpr (kAcc) {
-    WithGroupPlace(block, [&](auto resume, auto close) HWY_ATTR { beside = steps(resume, close, beside); });
+    WithGroupPlace(block, steps);
   } else {
-    beside = steps(std::false_type(), std::false_type(), beside);
+    steps(std::false_type(), std::false_type());
   }
 }
 
