@@ -86,9 +86,10 @@ struct SweptRow {
 // the group's sums so far (kResume; else from zero) take this row's terms,
 // and at the group's last row (kClose) join the chunk's. Everything it reads
 // comes by value: vector stores may alias any memory, so a loop that reads
-// through references (a lambda's captures, as it once did) reads them again
-// after every store (in profiles: a dozen loads per step and its column
-// index kept in memory).
+// through references (a lambda's captures) reads them again after every
+// store (docs/performance.md, attempt 56: a dozen loads per step and the
+// column index kept in memory). dx streams where `stream` and its first
+// store is aligned for it.
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc, bool kResume, bool kClose, class Beside>
 HWY_INLINE Beside RowSteps(SweptRow<T> row, const float* gamma, RowPartials partials,
                            RowVectors<hn::Vec<hn::ScalableTag<float>>> t, int64_t j, int64_t end, bool stream,
@@ -98,6 +99,8 @@ HWY_INLINE Beside RowSteps(SweptRow<T> row, const float* gamma, RowPartials part
   using V = hn::Vec<decltype(df)>;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   constexpr int kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
+  static_assert(kPer == 2 || !kSplitRows<T>, "a step in split order is stored as one pair");
+  stream = stream && reinterpret_cast<uintptr_t>(row.dx + j) % (L * sizeof(T) * kPer) == 0;
   // A line of the next row's x and dy per line of this row's: every step
   // (prefetches of a line each), or every other (16-bit rows of 256 bits).
   const size_t step_bytes = 2 * hn::Lanes(df) * sizeof(T);
@@ -175,9 +178,6 @@ HWY_INLINE Beside RowSteps(SweptRow<T> row, const float* gamma, RowPartials part
 template <NormKind kKind, typename T, bool kDx, bool kRes, bool kAcc, class Beside>
 HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, bool stream, bool native, int64_t j,
                          int64_t end, Beside& beside) {
-  const hn::ScalableTag<float> df;
-  constexpr int64_t kPer = kPairedStores<T> ? 2 : 1;  // vectors per store
-  static_assert(kPer == 2 || !kSplitRows<T>, "a step in split order is stored as one pair");
   // (Beside the fused sweep's steps, pass 1 reads the next row itself: no
   // prefetch, nor registers for it, in that loop.)
   constexpr bool kPrefetchNext = std::is_same_v<Beside, NothingBeside>;
@@ -187,9 +187,7 @@ HWY_INLINE void SweepRow(const NormBlock& block, int r, const RowConstants& k, b
                         static_cast<T*>(block.res[r]),
                         kPrefetchNext ? static_cast<const char*>(block.next_x[r]) : nullptr,
                         kPrefetchNext ? static_cast<const char*>(block.next_dy[r]) : nullptr};
-  const auto L = static_cast<int64_t>(hn::Lanes(df));
-  stream = stream && reinterpret_cast<uintptr_t>(row.dx + j) % (L * sizeof(T) * kPer) == 0;
-  const auto t = RowVectorsOf(df, k, r);
+  const auto t = RowVectorsOf(hn::ScalableTag<float>(), k, r);
   const auto steps = [&](auto resume, auto close) HWY_ATTR {
     constexpr bool kResume = decltype(resume)::value, kClose = decltype(close)::value;
     beside = RowSteps<kKind, T, kDx, kRes, kAcc, kResume, kClose>(row, block.gamma, PartialsOf<kClose>(block), t, j,
