@@ -14,6 +14,7 @@
 #include "cpu/convert.h"
 #include "cpu/norm.h"
 #include "cpu/streaming.h"
+#include "hwy/cache_control.h"
 
 namespace gradops {
 namespace cpu {
@@ -167,9 +168,17 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
     // wider rows four at a time (float32 256x65536: 47 GB/s at 4, 32 at 8, 26 at 1).
     s.block_rows = p.N * static_cast<int64_t>(DTypeSize(dtype)) < 4096 ? 1 : 4;
   }
-  // Chunks: about 256 of them, 32..256 rows each, a function of M alone (the
-  // rows of a chunk are summed in float32, so fewer rows per chunk, less error).
-  s.chunk_rows = std::clamp<int64_t>((p.M + 255) / 256, 32, 256);
+  // Chunks: about 64 of them, 32..256 rows each, a function of M alone (the
+  // rows of a chunk are summed in float32, so fewer rows per chunk, less
+  // error). Each chunk's 2 * N float32 partials are written once and read
+  // back once by the final sums, from memory: with chunks of 32 rows, an
+  // eighth of a bfloat16 LayerNormGradBeta's traffic. About 256 chunks
+  // (M = 16384: 64 rows each) against about 64 (256 rows) cost that operator
+  // 8-14% at 2 threads, LayerNorm and RMSNorm 1-5% (docs/performance.md,
+  // attempt 58); the dgamma/dbeta error about doubles, still a tenth of the
+  // peers'. 64 tasks are more cores than a socket's memory keeps busy on
+  // these passes (one core moves 15-22 GB/s).
+  s.chunk_rows = std::clamp<int64_t>((p.M + 63) / 64, 32, 256);
   s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
 
   s.stream_dx = p.want_dx && !s.packed &&
@@ -312,22 +321,35 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   if (!want_acc) return;
   // Final sums: column tiles in parallel; within each, the chunks' partials
   // added in chunk order in float64 and rounded once (no chunks, M = 0:
-  // zero-filled gradients). Tiles of 256 columns give every thread a share
-  // even for N = 1024 (2048-column tiles left one thread doing it all: 0.2
-  // of 3.9 ms for bfloat16 16384x1024, now 0.1).
-  constexpr int64_t kTile = kSumTile;
-  const int64_t tiles = (N + kTile - 1) / kTile;
+  // zero-filled gradients). A tile reads a run of its width from each
+  // chunk's partials, so tiles are as wide as the threads leave them, up to
+  // kWidestSumTile, and each run's lines ask for the next chunk's: runs of
+  // 256 columns (1 KiB), one every 2 * N floats, were too short for the
+  // hardware prefetchers (docs/performance.md, attempt 58: LayerNormGradBeta
+  // bfloat16 1024x16384 at 1 thread spent 14% of its time here). Every
+  // thread still gets a share for N = 1024 (one tile of 2048 columns left a
+  // thread doing it all). The width never changes a bit: each column is
+  // summed alone, in chunk order.
+  constexpr int64_t kWidestSumTile = 8 * kSumTile;
+  const int64_t share = std::clamp<int64_t>((N + s.threads - 1) / s.threads, 1, kWidestSumTile);
+  const int64_t width = (share + kSumTile - 1) / kSumTile * kSumTile;
+  const int64_t tiles = (N + width - 1) / width;
   ParallelFor(tiles, s.threads, [&](int64_t tile, int) {
-    const int64_t j0 = tile * kTile, j1 = std::min(N, j0 + kTile);
+    const int64_t j0 = tile * width, j1 = std::min(N, j0 + width);
     for (int k = 0; k < 2; ++k) {
       if (!(k == 0 ? p.want_dgamma : p.want_dbeta)) continue;
       const VectorOperand& out = k == 0 ? p.dgamma : p.dbeta;
-      double sum[kTile] = {};
+      double sum[kWidestSumTile];
+      std::fill(sum, sum + (j1 - j0), 0.0);
+      constexpr int64_t kLine = 64 / sizeof(float);
       for (int64_t c = 0; c < s.chunks; ++c) {
         const float* from = partials + (c * 2 + k) * N;
-        for (int64_t j = j0; j < j1; ++j) sum[j - j0] += from[j];
+        for (int64_t line = j0; line < j1; line += kLine) {
+          if (c + 1 < s.chunks) hwy::Prefetch(from + 2 * N + line);  // the next chunk's run
+          for (int64_t j = line; j < std::min(j1, line + kLine); ++j) sum[j - j0] += from[j];
+        }
       }
-      float rounded[kTile];
+      float rounded[kWidestSumTile];
       if (step > 0) {
         PermutePairs<false>(sum, j1 - j0, step, rounded);  // back in column order (tiles hold whole steps)
       } else {
