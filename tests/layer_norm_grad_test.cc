@@ -110,6 +110,26 @@ TEST(LayerNormGradBeta, DocumentExample) {
   }
 }
 
+// LayerNormGradBeta on random dy and res_for_gamma of `dtype` laid out as
+// `arr`, both outputs of `out_dtype` (dgamma strided), against the reference.
+void CheckGradBeta(const std::vector<int64_t>& shape, DType dtype, DType out_dtype, Arrangement arr,
+                   std::mt19937_64& rng) {
+  SCOPED_TRACE(std::string(DTypeName(dtype)) + " out " + DTypeName(out_dtype) + " " + ArrangementName(arr) + " N " +
+               std::to_string(shape.back()));
+  Tensor dy(dtype, shape, arr), res(dtype, shape, arr);
+  Tensor dg(out_dtype, {shape.back()}, Arrangement::kStrided), db(out_dtype, {shape.back()});
+  dy.FillRandom(rng, -3, 3);
+  res.FillRandom(rng, -3, 3);
+  LayerNormGradBetaArgs a;
+  a.res_for_gamma = res.view(); a.dy = dy.view(); a.dgamma = dg.view(); a.dbeta = db.view();
+  Plan plan;
+  ASSERT_TRUE(PlanAndRun(PlanLayerNormGradBeta(a, &plan), plan).ok());
+  const ref::NormGrads want = ref::LayerNormGradBeta(a);
+  EXPECT_TRUE(Near(dg.Values(), want.dgamma, out_dtype, "pd_gamma"));
+  EXPECT_TRUE(Near(db.Values(), want.dbeta, out_dtype, "pd_beta"));
+  EXPECT_TRUE(dg.OnlyViewWritten());
+}
+
 TEST(LayerNormGradBeta, RandomCasesAgainstReference) {
   std::mt19937_64 rng(9);
   const Arrangement arrs[4] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
@@ -118,21 +138,23 @@ TEST(LayerNormGradBeta, RandomCasesAgainstReference) {
     const std::vector<int64_t> shape = RandomShape(rng, 1 + i % 8, 8000);
     const DType dtype = kDTypes[rng() % 3];
     const DType out_dtype = rng() % 2 ? DType::kFloat32 : dtype;
-    const Arrangement arr = arrs[rng() % 4];
-    SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + ArrangementName(arr));
-    Tensor dy(dtype, shape, arr), res(dtype, shape, arr);
-    Tensor dg(out_dtype, {shape.back()}, Arrangement::kStrided), db(out_dtype, {shape.back()});
-    dy.FillRandom(rng, -3, 3);
-    res.FillRandom(rng, -3, 3);
-    LayerNormGradBetaArgs a;
-    a.res_for_gamma = res.view(); a.dy = dy.view(); a.dgamma = dg.view(); a.dbeta = db.view();
-    Plan plan;
-    ASSERT_TRUE(PlanAndRun(PlanLayerNormGradBeta(a, &plan), plan).ok());
-    const ref::NormGrads want = ref::LayerNormGradBeta(a);
-    EXPECT_TRUE(Near(dg.Values(), want.dgamma, out_dtype, "pd_gamma"));
-    EXPECT_TRUE(Near(db.Values(), want.dbeta, out_dtype, "pd_beta"));
-    EXPECT_TRUE(dg.OnlyViewWritten());
+    CheckGradBeta(shape, dtype, out_dtype, arrs[rng() % 4], rng);
     if (::testing::Test::HasFailure()) return;
+  }
+}
+
+// Wide rows with few chunks: the column sums' tasks are tiles of columns
+// (cpu ScheduleNorm), with tails of rows, of tiles and of split-order steps.
+TEST(LayerNormGradBeta, WideRowsInColumnTiles) {
+  std::mt19937_64 rng(10);
+  const std::vector<std::vector<int64_t>> shapes{{300, 9000}, {2, 70001}, {257, 4100}, {3, 4, 6000}};
+  for (const std::vector<int64_t>& shape : shapes) {
+    for (DType dtype : kDTypes) {
+      for (Arrangement arr : {Arrangement::kContiguous, Arrangement::kTransposed}) {
+        CheckGradBeta(shape, dtype, DType::kFloat32, arr, rng);
+        CheckGradBeta(shape, dtype, dtype, arr, rng);
+      }
+    }
   }
 }
 

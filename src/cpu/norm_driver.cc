@@ -2,7 +2,9 @@
 // size fixed by the shape alone; each chunk writes its own float32 dgamma and
 // dbeta partial sums (groups of kGroupRows rows summed from zero, then added
 // to the chunk's), and a final pass adds the chunks' partials in chunk order
-// in float64. The same bits come out for any thread count and layout.
+// in float64. A chunk is one task, or, where no output needs whole rows
+// (column sums alone), a task per tile of its columns. The same bits come
+// out for any thread count and layout.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -126,6 +128,10 @@ NormSweep SweepOf(NormKind kind, int64_t row_bytes) {
 // (attempt 17: 28 -> 23 GB/s), so AMD CPUs go without.
 bool PrefetchNextBlock(int64_t block_bytes) { return IntelCpu() && block_bytes <= (512 << 10); }
 
+// Rows per chunk at most; a column tile's fewest columns (ScheduleNorm).
+constexpr int64_t kMaxChunkRows = 256;
+constexpr int64_t kNarrowestColumnTile = 2048;
+
 }  // namespace
 
 NormSweep SetNormSweep(NormSweep sweep) { return forced_sweep.exchange(sweep, std::memory_order_relaxed); }
@@ -160,14 +166,6 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
     // -9..+22% (it has dgamma alone).
     s.block_rows = PartialsInPass1(p.kind) && p.want_dx && want_acc ? 2 : 1;
   }
-  if (!s.packed && !p.want_dx && !p.want_res) {
-    // Column sums alone have no first pass that brings each row into the
-    // cache in order, so the sweep's short steps across rows are what the
-    // prefetchers see. Measured at 2 threads: rows under 4 KiB go fastest
-    // one at a time (bfloat16 16384x1024: 17-20 GB/s at 4 rows, 31-35 at 1),
-    // wider rows four at a time (float32 256x65536: 47 GB/s at 4, 32 at 8, 26 at 1).
-    s.block_rows = p.N * static_cast<int64_t>(DTypeSize(dtype)) < 4096 ? 1 : 4;
-  }
   // Chunks: about 64 of them, 32..256 rows each, a function of M alone (the
   // rows of a chunk are summed in float32, so fewer rows per chunk, less
   // error). Each chunk's 2 * N float32 partials are written once and read
@@ -178,7 +176,31 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // attempt 58); the dgamma/dbeta error about doubles, still a tenth of the
   // peers'. 64 tasks are more cores than a socket's memory keeps busy on
   // these passes (one core moves 15-22 GB/s).
-  s.chunk_rows = std::clamp<int64_t>((p.M + 63) / 64, 32, 256);
+  s.chunk_rows = std::clamp<int64_t>((p.M + 63) / 64, 32, kMaxChunkRows);
+  s.tile_columns = p.N;
+  if (!p.want_dx && !p.want_res && p.N > 0) {
+    // Column sums alone (no dx, no x_hat) need no whole rows, so their tasks
+    // are tiles of a chunk's columns instead, and their chunks always hold
+    // kMaxChunkRows rows: the partials' traffic falls to a sixty-fourth of a
+    // bfloat16 LayerNormGradBeta's whatever M (attempt 59), the tiles keep
+    // about four tasks per thread (the tiling never changes a bit: each
+    // column is summed alone), and no tile is narrower than 2048 columns.
+    s.chunk_rows = kMaxChunkRows;
+    const int64_t chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
+    const int64_t most = std::max<int64_t>(1, p.N / kNarrowestColumnTile);
+    const int64_t tiles = std::clamp<int64_t>((4 * s.threads + chunks - 1) / std::max<int64_t>(1, chunks), 1, most);
+    s.tile_columns = (p.N + tiles - 1) / tiles;
+    s.tile_columns = std::min(p.N, (s.tile_columns + kSumTile - 1) / kSumTile * kSumTile);
+    s.tiles = (p.N + s.tile_columns - 1) / s.tile_columns;
+    if (!s.packed) {
+      // Column sums have no first pass that brings each row into the
+      // cache in order, so the sweep's short steps across rows are what the
+      // prefetchers see. Measured at 2 threads: rows under 4 KiB go fastest
+      // one at a time (bfloat16 16384x1024: 17-20 GB/s at 4 rows, 31-35 at 1),
+      // wider rows four at a time (float32 256x65536: 47 GB/s at 4, 32 at 8, 26 at 1).
+      s.block_rows = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype)) < 4096 ? 1 : 4;
+    }
+  }
   s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
 
   s.stream_dx = p.want_dx && !s.packed &&
@@ -243,15 +265,26 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   params.stream_dx = s.stream_dx;
   params.bf16_instructions = BFloat16Instructions();
 
-  // Column sums alone sweep blocks of 1 or 4 rows, so their group sums
-  // would live in memory beside the chunk's; measured at 2 threads (AVX2),
-  // groups of kGroupRows cost LayerNormGradBeta 5-49%, the widest rows
-  // spilling the L2. There the group is the whole chunk, as before groups.
-  const int64_t group_rows = p.kind == NormKind::kColumnSums ? s.chunk_rows : kGroupRows;
-  ParallelFor(s.chunks, s.threads, [&](int64_t chunk, int thread) {
-    float* dgamma = want_acc ? partials + chunk * 2 * N : nullptr;
-    if (dgamma) std::fill(dgamma, dgamma + (HasDbeta(p.kind) ? 2 : 1) * N, 0.0f);  // RMSNorm: dgamma alone
-    float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) : nullptr;
+  // Every kind sums its rows in groups of kGroupRows. Column sums alone
+  // keep a group that spans blocks in memory beside the chunk's sums; on
+  // the AVX2 Zen 3 that cost LayerNormGradBeta 5-49% (the widest rows
+  // spilling the L2) when its chunks were 32-64 rows of whole rows, so its
+  // group was the chunk. In column tiles of chunks of 256 rows it costs
+  // within 1% on the Intel Xeon and halves the float32 error
+  // (docs/performance.md, attempt 59).
+  // A task: columns [j0, j1) of a chunk's rows (all of them but for column
+  // sums alone, ScheduleNorm), with its own params.N.
+  ParallelFor(s.chunks * s.tiles, s.threads, [&](int64_t task, int thread) {
+    const int64_t chunk = task / s.tiles, j0 = task % s.tiles * s.tile_columns, j1 = std::min(N, j0 + s.tile_columns);
+    NormKernelParams tile = params;
+    tile.N = j1 - j0;
+    const int64_t x_skip = s.packed ? 0 : j0 * static_cast<int64_t>(DTypeSize(p.x.dtype));  // bytes
+    float* dgamma = want_acc ? partials + chunk * 2 * N + j0 : nullptr;
+    if (dgamma) {
+      std::fill(dgamma, dgamma + tile.N, 0.0f);
+      if (HasDbeta(p.kind)) std::fill(dgamma + N, dgamma + N + tile.N, 0.0f);  // RMSNorm: dgamma alone
+    }
+    float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) + j0 : nullptr;
     const int64_t begin = chunk * s.chunk_rows;
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;
@@ -259,17 +292,17 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     // One block description per chunk, its per-block fields set anew for
     // each block (the kernel reads the row arrays below `rows` only).
     NormBlock block;
-    block.gamma = gamma;
+    block.gamma = gamma + j0;
     block.dgamma = dgamma;
     block.dbeta = dgamma ? dgamma + N : nullptr;
     block.open_dgamma = open;
     block.open_dbeta = open ? open + N : nullptr;
-    const auto ends_group = [&](int64_t row) { return (row + 1 - begin) % group_rows == 0 || row + 1 == end; };
+    const auto ends_group = [&](int64_t row) { return (row + 1 - begin) % kGroupRows == 0 || row + 1 == end; };
     for (int64_t r0 = begin; r0 < end; r0 += block.rows) {
       block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, end - r0));
       // Rows swept alone are summed in pass 1 as one group at most.
       if (s.sweep_rows && ends_group(r0)) block.rows = 1;
-      block.resume = (r0 - begin) % group_rows != 0;
+      block.resume = (r0 - begin) % kGroupRows != 0;
       block.group_ends = 0;
       for (int r = 0; r < block.rows; ++r) {
         if (ends_group(r0 + r)) block.group_ends |= 1u << r;
@@ -282,16 +315,16 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         if (s.packed) {
           float* x = scratch + (4 * r + 0) * N;
           float* dy = scratch + (4 * r + 1) * N;
-          ReadElements(RowPointer(p.x, row), p.x.dtype, p.x.cols, 0, N, x);
-          ReadElements(RowPointer(p.dy, row), p.dy.dtype, p.dy.cols, 0, N, dy);
-          if (step > 0) PermutePairsInPlace<true>(x, N, step), PermutePairsInPlace<true>(dy, N, step);
+          ReadElements(RowPointer(p.x, row), p.x.dtype, p.x.cols, j0, j1, x);
+          ReadElements(RowPointer(p.dy, row), p.dy.dtype, p.dy.cols, j0, j1, dy);
+          if (step > 0) PermutePairsInPlace<true>(x, tile.N, step), PermutePairsInPlace<true>(dy, tile.N, step);
           block.x[r] = x;
           block.dy[r] = dy;
           block.dx[r] = scratch + (4 * r + 2) * N;
           block.res[r] = scratch + (4 * r + 3) * N;
         } else {
-          block.x[r] = RowPointer(p.x, row);
-          block.dy[r] = RowPointer(p.dy, row);
+          block.x[r] = RowPointer(p.x, row) + x_skip;
+          block.dy[r] = RowPointer(p.dy, row) + x_skip;
           if (p.want_dx) block.dx[r] = RowPointer(p.dx, row);
           if (p.want_res) block.res[r] = RowPointer(p.res, row);
         }
@@ -300,16 +333,16 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       const bool prefetch = !s.packed && (s.sweep_rows || s.fused_rows || block.rows == 1 || s.prefetch_next_block);
       for (int r = 0; r < block.rows; ++r) {
         const int64_t next = r0 + (s.fused_rows ? 1 : block.rows) + r;
-        block.next_x[r] = prefetch && next < M ? RowPointer(p.x, next) : nullptr;
-        block.next_dy[r] = prefetch && next < M ? RowPointer(p.dy, next) : nullptr;
+        block.next_x[r] = prefetch && next < M ? RowPointer(p.x, next) + x_skip : nullptr;
+        block.next_dy[r] = prefetch && next < M ? RowPointer(p.dy, next) + x_skip : nullptr;
       }
-      NormBlockKernel(params, block);
+      NormBlockKernel(tile, block);
       if (s.packed) {
         for (int r = 0; r < block.rows; ++r) {
           const int64_t row = r0 + r;
           const auto write_row = [&](const MatrixOperand& m, void* values) {
-            if (step > 0) PermutePairsInPlace<false>(static_cast<float*>(values), N, step);
-            WriteElements(RowPointer(m, row), m.dtype, m.cols, 0, N, static_cast<const float*>(values));
+            if (step > 0) PermutePairsInPlace<false>(static_cast<float*>(values), tile.N, step);
+            WriteElements(RowPointer(m, row), m.dtype, m.cols, j0, j1, static_cast<const float*>(values));
           };
           if (p.want_dx) write_row(p.dx, block.dx[r]);
           if (p.want_res) write_row(p.res, block.res[r]);
