@@ -1,5 +1,8 @@
 // SiLU backward against the float64 reference: broadcasting, dtype mixes,
 // arrangements, empty tensors and non-finite inputs.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "ref/reference.h"
@@ -118,6 +121,43 @@ TEST(SiluBackward, PairedAndSingleConversionsAgree) {
     a.x = broadcast; a.dx = single.view();
     ASSERT_TRUE(PlanAndRun(PlanSiluBackward(a, &plan), plan).ok());
     EXPECT_EQ(paired.Bytes(), single.Bytes()) << "x = " << xv;
+  }
+}
+
+// One 16-bit output unit in the last place at |v| (normal or subnormal).
+double Ulp16(DType dtype, double v) {
+  const int mantissa_bits = dtype == DType::kBFloat16 ? 7 : 10, min_exponent = dtype == DType::kBFloat16 ? -126 : -14;
+  const int exponent = v == 0.0 ? min_exponent : std::max(min_exponent, std::ilogb(v));
+  return std::ldexp(1.0, exponent - mantissa_bits);
+}
+
+// A 16-bit x's g(x) comes from one table (cpu/silu_table.h) on every path:
+// contiguous tensors (the SIMD span, bfloat16 by pairs, and its tail) and
+// strided ones (the generic path) give the same bits, each within one unit
+// in the last place of the float64 reference.
+TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
+  std::mt19937_64 rng(26);
+  for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+    SCOPED_TRACE(DTypeName(dtype));
+    const int64_t n = 4099;
+    Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n});
+    dy.FillRandom(rng, -1000, 1000);
+    x.FillRandom(rng, -20, 20);
+    Tensor sdy(dtype, {n}, Arrangement::kStrided), sx(dtype, {n}, Arrangement::kStrided);
+    Tensor sdx(dtype, {n}, Arrangement::kStrided);
+    const std::vector<double> vdy = dy.Values(), vx = x.Values();
+    sdy.FillValues(std::vector<float>(vdy.begin(), vdy.end()));
+    sx.FillValues(std::vector<float>(vx.begin(), vx.end()));
+    ASSERT_TRUE(RunSilu(dy, x, dx).ok());
+    ASSERT_TRUE(RunSilu(sdy, sx, sdx).ok());
+    const std::vector<double> got = dx.Values(), generic = sdx.Values();
+    SiluBackwardArgs a;
+    a.dy = dy.view(); a.x = x.view(); a.dx = dx.view();
+    const std::vector<double> want = ref::SiluBackward(a);
+    for (int64_t i = 0; i < n; ++i) {
+      ASSERT_EQ(std::memcmp(&got[i], &generic[i], sizeof(double)), 0) << "element " << i << " x = " << vx[i];
+      ASSERT_LE(std::fabs(got[i] - want[i]), Ulp16(dtype, want[i])) << "element " << i << " x = " << vx[i];
+    }
   }
 }
 

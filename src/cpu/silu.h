@@ -1,5 +1,6 @@
 // The CPU SiLU backward: dx = dy * s * (1 + x * (1 - s)), s = sigmoid(x),
-// with dy and x broadcast to dx's shape.
+// with dy and x broadcast to dx's shape; for 16-bit x, dx = dy * g(x) with
+// g = s * (1 + x * (1 - s)) from a table (silu_table.h).
 #pragma once
 
 #include <cstddef>
@@ -26,16 +27,18 @@ struct SiluSchedule {
   int64_t task_elements = 1;
   bool simd = false;    // same dtype everywhere and a unit-stride dx
   bool stream = false;  // dx far larger than the caches: non-temporal stores
+  const float* table = nullptr;  // g for 16-bit x (SiluGradTable), else nullptr
 };
 
 SiluSchedule ScheduleSilu(const SiluProblem& problem, int threads);
 void RunSilu(const SiluProblem& problem, const SiluSchedule& schedule);
 
 // SIMD span: n elements of dx (contiguous); dy and x advance by step 1, or
-// stay on one element with step 0. With `stream` (contiguous inputs), dx is
-// stored non-temporally from its first aligned element.
+// stay on one element with step 0; `table`: SiluGradTable(dtype). With
+// `stream` (contiguous inputs), dx is stored non-temporally from its first
+// aligned element.
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
-              bool stream);
+              const float* table, bool stream);
 
 }  // namespace cpu
 }  // namespace gradops

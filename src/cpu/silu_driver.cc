@@ -2,17 +2,20 @@
 // elements; each run walks the merged dimensions with an odometer.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "core/dtype.h"
 #include "core/parallel.h"
 #include "cpu/silu.h"
+#include "cpu/silu_table.h"
 #include "cpu/streaming.h"
 
 namespace gradops {
 namespace cpu {
 namespace {
 
-// Scalar math of the generic path, the same formula as the SIMD span.
+// Scalar math of the generic path for float32 x, the same formula as the
+// SIMD span's.
 float SiluGradScalar(float dy, float x) {
   const float e = std::exp(-std::fabs(x));
   const float inv = 1.0f / (1.0f + e);
@@ -31,6 +34,7 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   const bool same_dtype = p.dtype[0] == p.dtype[2] && p.dtype[1] == p.dtype[2];
   s.simd = same_dtype && p.stride[2][last] == 1 && p.stride[0][last] <= 1 && p.stride[1][last] <= 1;
   s.stream = s.simd && StreamOutput(static_cast<double>(p.numel) * DTypeSize(p.dtype[2]));
+  s.table = SiluGradTable(p.dtype[1]);  // built here, at plan time, on first use
   return s;
 }
 
@@ -58,13 +62,15 @@ void RunSilu(const SiluProblem& p, const SiluSchedule& s) {
                  static_cast<int>(p.stride[0][last]),
                  static_cast<const char*>(p.data[1]) + offset[1] * elem,
                  static_cast<int>(p.stride[1][last]),
-                 static_cast<char*>(p.data[2]) + offset[2] * elem, run, s.stream);
+                 static_cast<char*>(p.data[2]) + offset[2] * elem, run, s.table, s.stream);
       } else {
         const int64_t step[3] = {p.stride[0][last], p.stride[1][last], p.stride[2][last]};
         for (int64_t k = 0; k < run; ++k) {
           const float dy = LoadAsFloat(p.data[0], p.dtype[0], offset[0] + k * step[0]);
-          const float x = LoadAsFloat(p.data[1], p.dtype[1], offset[1] + k * step[1]);
-          StoreFromFloat(p.data[2], p.dtype[2], offset[2] + k * step[2], SiluGradScalar(dy, x));
+          const int64_t at = offset[1] + k * step[1];
+          const float dx = s.table ? dy * s.table[static_cast<const uint16_t*>(p.data[1])[at]]
+                                   : SiluGradScalar(dy, LoadAsFloat(p.data[1], p.dtype[1], at));
+          StoreFromFloat(p.data[2], p.dtype[2], offset[2] + k * step[2], dx);
         }
       }
       i += run;

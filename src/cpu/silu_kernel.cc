@@ -3,6 +3,7 @@
 #define HWY_TARGET_INCLUDE "cpu/silu_kernel.cc"
 #include "hwy/foreach_target.h"  // IWYU pragma: keep
 
+#include <cstring>
 #include <type_traits>
 
 #include "cpu/convert-inl.h"
@@ -18,16 +19,12 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// e^t for t <= 0, to a relative error of 1.5e-7 with kDegree 6 and 8e-6 with
-// kDegree 4 (enough for 16-bit outputs, whose half ulp is 2.4e-4 or more);
-// 0 below t = -86, where e^t < 5e-38 and the scaling below would leave the
-// normal range.
-// Scalar math: n = round(t / ln 2); r = t - n * ln 2; e^t = p(r) * 2^n with
-// p the Taylor polynomial of e^r. ln 2 in two parts (exact products) for
-// kDegree 6; for kDegree 4 one float, whose error (1.9e-9, times |n| <= 125)
-// adds at most 2.4e-7 to the 8e-6, and saves an FMA per vector (16-bit SiLU
-// is bound by its arithmetic: +4-10%, docs/performance.md attempt 26).
-template <int kDegree, class DF, class V>
+// e^t for t <= 0, to a relative error of 1.5e-7; 0 below t = -86, where
+// e^t < 5e-38 and the scaling below would leave the normal range.
+// Scalar math: n = round(t / ln 2); r = t - n * ln 2 (ln 2 in two parts,
+// exact products); e^t = p(r) * 2^n with p the degree-6 Taylor polynomial
+// of e^r.
+template <class DF, class V>
 HWY_INLINE V ExpNonPositive(DF df, V t) {
   const hn::RebindToSigned<DF> di;
   // Adding 1.5 * 2^23 rounds t / ln 2 to an integer n held in the low
@@ -35,18 +32,11 @@ HWY_INLINE V ExpNonPositive(DF df, V t) {
   const auto kRound = hn::Set(df, 12582912.0f);
   const auto shifted = hn::MulAdd(t, hn::Set(df, 1.44269504088896341f), kRound);
   const auto n = hn::Sub(shifted, kRound);
-  V r;
-  if constexpr (kDegree == 6) {
-    r = hn::MulAdd(n, hn::Set(df, -0.693145751953125f), t);
-    r = hn::MulAdd(n, hn::Set(df, -1.428606765330187045e-6f), r);
-  } else {
-    r = hn::MulAdd(n, hn::Set(df, -0.693147180559945309f), t);
-  }
-  auto p = hn::Set(df, kDegree == 6 ? 1.0f / 720 : 1.0f / 24);
-  if constexpr (kDegree == 6) {
-    p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 120));
-    p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 24));
-  }
+  V r = hn::MulAdd(n, hn::Set(df, -0.693145751953125f), t);
+  r = hn::MulAdd(n, hn::Set(df, -1.428606765330187045e-6f), r);
+  auto p = hn::Set(df, 1.0f / 720);
+  p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 120));
+  p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 24));
   p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 6));
   p = hn::MulAdd(p, r, hn::Set(df, 0.5f));
   p = hn::MulAdd(p, r, hn::Set(df, 1.0f));
@@ -57,14 +47,13 @@ HWY_INLINE V ExpNonPositive(DF df, V t) {
 
 // 1 / d: the hardware estimate and Newton steps r += r * (1 - d * r), each
 // doubling its correct bits. x86 estimates have 14 bits on AVX-512 and 12
-// before it, so float32 results take one step there and two elsewhere (one
-// left AVX2's off by an ulp: 1 / 2 came out 0.49999997); 16-bit results,
-// whose exponential is good to 8e-6 anyway, one step everywhere. Other
-// architectures divide (NEON's estimate has 8 bits).
-template <bool kFloat32, class DF, class V>
+// before it, so one step there and two elsewhere (one left AVX2's off by an
+// ulp: 1 / 2 came out 0.49999997). Other architectures divide (NEON's
+// estimate has 8 bits).
+template <class DF, class V>
 HWY_INLINE V Reciprocal(DF df, V d) {
 #if HWY_ARCH_X86
-  constexpr int kSteps = (kFloat32 && HWY_TARGET > HWY_AVX3) ? 2 : 1;
+  constexpr int kSteps = HWY_TARGET > HWY_AVX3 ? 2 : 1;
   const auto one = hn::Set(df, 1.0f);
   auto r = hn::ApproximateReciprocal(d);
   for (int i = 0; i < kSteps; ++i) r = hn::MulAdd(r, hn::NegMulAdd(d, r, one), r);
@@ -74,21 +63,29 @@ HWY_INLINE V Reciprocal(DF df, V d) {
 #endif
 }
 
-// Scalar math: e = exp(-|x|); inv = 1 / (1 + e);
+// float32 x. Scalar math: e = exp(-|x|); inv = 1 / (1 + e);
 //              s = x >= 0 ? inv : e * inv;  1 - s = x >= 0 ? e * inv : inv;
 //              dx = dy * s * (1 + x * (1 - s)).
 // 1 - s comes from e directly, never as a difference, so it keeps full
 // precision where s is close to 1.
-template <int kDegree, class DF, class V>
+template <class DF, class V>
 HWY_INLINE V SiluGrad(DF df, V dy, V x) {
   const auto one = hn::Set(df, 1.0f);
-  const auto e = ExpNonPositive<kDegree>(df, hn::Or(x, hn::SignBit(df)));  // -|x|
-  const auto inv = Reciprocal<kDegree == 6>(df, hn::Add(one, e));
+  const auto e = ExpNonPositive(df, hn::Or(x, hn::SignBit(df)));  // -|x|
+  const auto inv = Reciprocal(df, hn::Add(one, e));
   const auto e_inv = hn::Mul(e, inv);
   const auto positive = hn::Ge(x, hn::Zero(df));
   const auto s = hn::IfThenElse(positive, inv, e_inv);
   const auto one_minus_s = hn::IfThenElse(positive, e_inv, inv);
   return hn::Mul(hn::Mul(dy, s), hn::MulAdd(x, one_minus_s, one));
+}
+
+// 16-bit x: g(x) of Lanes(df) values from the table (silu_table.h), which
+// their bits index; dx = dy * g.
+template <class DF>
+HWY_INLINE hn::Vec<DF> LookUp(DF df, const float* table, const uint16_t* x_bits) {
+  const hn::RebindToSigned<DF> di32;
+  return hn::GatherIndex(df, table, hn::PromoteTo(di32, hn::LoadU(hn::Rebind<uint16_t, DF>(), x_bits)));
 }
 
 // Software prefetch of the inputs this many bytes ahead: the loop's
@@ -118,23 +115,34 @@ HWY_INLINE void PrefetchAhead(const T* dy, const T* x, int64_t i, int64_t step, 
 }
 
 // kDyStep/kXStep: 1 for a contiguous input, 0 for one broadcast element.
-// `native`: bfloat16 narrowed by the CPU's instruction where it has one.
+// `table`: g for 16-bit x (silu_table.h). `native`: bfloat16 narrowed by the
+// CPU's instruction where it has one.
 template <int kDyStep, int kXStep, bool kStream, typename T>
-void Span(const T* dy, const T* x, T* dx, int64_t n, bool native) {  // dx may be dy or x (in place)
+void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool native) {  // dx may be dy or x
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  constexpr int kDegree = sizeof(T) == 4 ? 6 : 4;
+  constexpr bool kTable = sizeof(T) == 2;
+  const auto* x_bits = reinterpret_cast<const uint16_t*>(x);
   const auto dy0 = hn::Set(df, LoadScalar(dy));
-  const auto x0 = hn::Set(df, LoadScalar(x));
+  const auto x0 = hn::Set(df, kTable ? table[x_bits[0]] : LoadScalar(x));  // g(x) where 16-bit
+  // dx of the L values from i, given their dy.
+  const auto grad = [&](hn::Vec<decltype(df)> vdy, int64_t i) HWY_ATTR {
+    if constexpr (kTable) return hn::Mul(vdy, kXStep ? LookUp(df, table, x_bits + i) : x0);
+    else return SiluGrad(df, vdy, kXStep ? LoadF32(df, x + i) : x0);
+  };
   int64_t i = 0;
 #ifdef GRADOPS_BFLOAT16_PAIRS
   if constexpr (std::is_same_v<T, hwy::bfloat16_t> && kDyStep && kXStep) {
-    for (; i + 2 * L <= n; i += 2 * L) {  // two vectors per conversion (elementwise: any lane order)
+    const hn::RebindToUnsigned<decltype(df)> du32;
+    const hn::RebindToSigned<decltype(df)> di32;
+    for (; i + 2 * L <= n; i += 2 * L) {  // two vectors per conversion, in split order (convert-inl.h)
       PrefetchAhead<kDyStep, kXStep>(dy, x, i, 2 * L, n);
-      hn::Vec<decltype(df)> dy_a, dy_b, x_a, x_b;
+      hn::Vec<decltype(df)> dy_a, dy_b;
       LoadPairF32(df, dy + i, dy_a, dy_b);
-      LoadPairF32(df, x + i, x_a, x_b);
-      StorePairF32(df, SiluGrad<kDegree>(df, dy_a, x_a), SiluGrad<kDegree>(df, dy_b, x_b), dx + i, kStream, native);
+      const auto bits = hn::LoadU(du32, reinterpret_cast<const uint32_t*>(x + i));  // x's values 2j and 2j + 1
+      const auto g_a = hn::GatherIndex(df, table, hn::BitCast(di32, hn::And(bits, hn::Set(du32, 0xFFFFu))));
+      const auto g_b = hn::GatherIndex(df, table, hn::BitCast(di32, hn::ShiftRight<16>(bits)));
+      StorePairF32(df, hn::Mul(dy_a, g_a), hn::Mul(dy_b, g_b), dx + i, kStream, native);
     }
   }
 #else
@@ -143,21 +151,28 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, bool native) {  // dx may b
   for (; i + L <= n; i += L) {
     PrefetchAhead<kDyStep, kXStep>(dy, x, i, L, n);
     const auto vdy = kDyStep ? LoadF32(df, dy + i) : dy0;
-    const auto vx = kXStep ? LoadF32(df, x + i) : x0;
-    if constexpr (kStream) StreamF32(df, SiluGrad<kDegree>(df, vdy, vx), dx + i);
-    else StoreF32(df, SiluGrad<kDegree>(df, vdy, vx), dx + i);
+    if constexpr (kStream) StreamF32(df, grad(vdy, i), dx + i);
+    else StoreF32(df, grad(vdy, i), dx + i);
   }
   if constexpr (kStream) hwy::FlushStream();
   if (i < n) {
     const size_t left = static_cast<size_t>(n - i);
     const auto vdy = kDyStep ? LoadF32Tail(df, dy + i, left) : dy0;
-    const auto vx = kXStep ? LoadF32Tail(df, x + i, left) : x0;
-    StoreF32Tail(df, SiluGrad<kDegree>(df, vdy, vx), dx + i, left);
+    hn::Vec<decltype(df)> out;
+    if constexpr (kTable) {
+      HWY_ALIGN uint16_t bits[hn::MaxLanes(df)] = {};  // index 0 past the end: harmless
+      if (kXStep) std::memcpy(bits, x_bits + i, left * sizeof(uint16_t));
+      out = hn::Mul(vdy, kXStep ? LookUp(df, table, bits) : x0);
+    } else {
+      out = SiluGrad(df, vdy, kXStep ? LoadF32Tail(df, x + i, left) : x0);
+    }
+    StoreF32Tail(df, out, dx + i, left);
   }
 }
 
 template <typename T>
-void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n, bool stream, bool native) {
+void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n, const float* table,
+            bool stream, bool native) {
   const T* a = static_cast<const T*>(dy);
   const T* b = static_cast<const T*>(x);
   T* out = static_cast<T*>(dx);
@@ -166,21 +181,21 @@ void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, in
   const int64_t head = ElementsToAlignment(dx, hn::Lanes(df) * sizeof(float), sizeof(T), n);
   if (stream && dy_step && x_step && head >= 0) {
     // Plain stores up to the first aligned element, streaming ones after it.
-    Span<1, 1, false>(a, b, out, head, native);
-    return Span<1, 1, true>(a + head, b + head, out + head, n - head, native);
+    Span<1, 1, false>(a, b, out, head, table, native);
+    return Span<1, 1, true>(a + head, b + head, out + head, n - head, table, native);
   }
-  if (dy_step && x_step) return Span<1, 1, false>(a, b, out, n, native);
-  if (dy_step) return Span<1, 0, false>(a, b, out, n, native);
-  if (x_step) return Span<0, 1, false>(a, b, out, n, native);
-  return Span<0, 0, false>(a, b, out, n, native);
+  if (dy_step && x_step) return Span<1, 1, false>(a, b, out, n, table, native);
+  if (dy_step) return Span<1, 0, false>(a, b, out, n, table, native);
+  if (x_step) return Span<0, 1, false>(a, b, out, n, table, native);
+  return Span<0, 0, false>(a, b, out, n, table, native);
 }
 
 void SiluSpanImpl(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
-                  bool stream, bool native) {
+                  const float* table, bool stream, bool native) {
   switch (dtype) {
-    case DType::kFloat32: return SpanOf<float>(dy, dy_step, x, x_step, dx, n, stream, native);
-    case DType::kFloat16: return SpanOf<hwy::float16_t>(dy, dy_step, x, x_step, dx, n, stream, native);
-    case DType::kBFloat16: return SpanOf<hwy::bfloat16_t>(dy, dy_step, x, x_step, dx, n, stream, native);
+    case DType::kFloat32: return SpanOf<float>(dy, dy_step, x, x_step, dx, n, table, stream, native);
+    case DType::kFloat16: return SpanOf<hwy::float16_t>(dy, dy_step, x, x_step, dx, n, table, stream, native);
+    case DType::kBFloat16: return SpanOf<hwy::bfloat16_t>(dy, dy_step, x, x_step, dx, n, table, stream, native);
   }
 }
 
@@ -195,8 +210,8 @@ namespace cpu {
 HWY_EXPORT(SiluSpanImpl);
 
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
-              bool stream) {
-  HWY_DYNAMIC_DISPATCH(SiluSpanImpl)(dtype, dy, dy_step, x, x_step, dx, n, stream, BFloat16Instructions());
+              const float* table, bool stream) {
+  HWY_DYNAMIC_DISPATCH(SiluSpanImpl)(dtype, dy, dy_step, x, x_step, dx, n, table, stream, BFloat16Instructions());
 }
 }  // namespace cpu
 }  // namespace gradops
