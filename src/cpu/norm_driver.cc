@@ -109,13 +109,24 @@ bool IntelCpu() {
 // -1% to +8%, 256x65536 +1% to +14%. Narrower rows lose (float32 4096x4096
 // and 8192x4096 -3% to -6%, bfloat16 2048x8192 -14%): blocks. AMD CPUs keep
 // blocks: a fused loop lost on Zen 4 (attempt 18), and this one has not run
-// there.
-NormSweep SweepOf(NormKind kind, int64_t row_bytes) {
+// there. Rows alone again on the Intel Xeon for 16-bit rows of a few KiB,
+// measured after attempts 52-60 leaned the loops (attempt 61, alternating
+// rounds): RMSNorm rows of 1 KiB to under 4 KiB, 16384x1024 +14% at 2
+// threads and 1 (blocks at 512 bytes and from 4 KiB: -6% to -18%);
+// LayerNormGrad rows of 2 to 8 KiB, +3% to +9% against fused (fused at 1
+// KiB and from 16 KiB: -1% to -28%). LayerNorm and float32 rows keep theirs.
+NormSweep SweepOf(NormKind kind, int64_t row_bytes, size_t element_bytes) {
   const NormSweep forced = forced_sweep.load(std::memory_order_relaxed);
   if (forced != NormSweep::kTargets) return forced;
   if (NormTargetSweepsRows()) return NormSweep::kRows;
+  if (!IntelCpu()) return NormSweep::kBlocks;
+  if (element_bytes == 2) {
+    const bool rms = kind == NormKind::kRmsNorm && row_bytes >= (1 << 10) && row_bytes < (4 << 10);
+    const bool grad = kind == NormKind::kLayerNormGrad && row_bytes >= (2 << 10) && row_bytes <= (8 << 10);
+    if (rms || grad) return NormSweep::kRows;
+  }
   const bool fuse = kind == NormKind::kLayerNormGrad || row_bytes >= (32 << 10);
-  return IntelCpu() && fuse ? NormSweep::kFused : NormSweep::kBlocks;
+  return fuse ? NormSweep::kFused : NormSweep::kBlocks;
 }
 
 // Whether a block's pass 2 should prefetch the next block's rows (the block
@@ -154,7 +165,8 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
                           : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, kMaxBlockRows));
-  const NormSweep sweep = SweepOf(p.kind, std::max<int64_t>(1, p.N) * static_cast<int64_t>(DTypeSize(dtype)));
+  const NormSweep sweep =
+      SweepOf(p.kind, std::max<int64_t>(1, p.N) * static_cast<int64_t>(DTypeSize(dtype)), DTypeSize(dtype));
   s.fused_rows = !s.packed && p.want_dx && sweep == NormSweep::kFused;
   s.sweep_rows = !s.packed && (p.want_dx || p.want_res) && sweep == NormSweep::kRows;
   if (s.fused_rows) s.block_rows = kMaxBlockRows;
