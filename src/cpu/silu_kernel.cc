@@ -148,6 +148,16 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
 #else
   (void)native;
 #endif
+#ifdef GRADOPS_ORDERED_PAIRS
+  if constexpr (std::is_same_v<T, hwy::float16_t> && kDyStep && kXStep) {
+    const hn::Repartition<uint16_t, decltype(df)> du16;
+    for (; i + 2 * L <= n; i += 2 * L) {  // two vectors per store: whole lines
+      PrefetchAhead<kDyStep, kXStep>(dy, x, i, 2 * L, n);
+      const auto a = grad(LoadF32(df, dy + i), i), b = grad(LoadF32(df, dy + i + L), i + L);
+      Put(du16, EncodeOrderedPair(df, a, b, native, dx), reinterpret_cast<uint16_t*>(dx + i), kStream);
+    }
+  }
+#endif
   for (; i + L <= n; i += L) {
     PrefetchAhead<kDyStep, kXStep>(dy, x, i, L, n);
     const auto vdy = kDyStep ? LoadF32(df, dy + i) : dy0;
