@@ -156,15 +156,21 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
              (p.want_dx && !RowsContiguous(p.dx, dtype)) || (p.want_res && !RowsContiguous(p.res, dtype));
   // Block rows: each sweep reads all of its block's rows at once, and more
   // read streams in flight move more bytes per core. Measured at 2 threads on
-  // the benchmark shapes: 8 rows beat 1, 2 and 4 even where 8 rows of x and
-  // dy spill the L2 (N = 65536); for bfloat16 rows of 1024 (x and dy: 4 KiB),
-  // 16 rows beat 8 by about 8% and 32 beat 16 by about 4% (five alternating
-  // runs each), while at 16 KiB 32 rows lose to 8 and 16. So 128 KiB of
-  // rows, 8 to 32 of them. Packed rows keep their float32 copies (4 rows'
-  // worth per block row) within about the L2.
+  // the benchmark shapes on an AVX-512 Zen 4: 8 rows beat 1, 2 and 4 even
+  // where 8 rows of x and dy spill the L2 (N = 65536); for bfloat16 rows of
+  // 1024 (x and dy: 4 KiB), 16 rows beat 8 by about 8% and 32 beat 16 by
+  // about 4% (five alternating runs each), while at 16 KiB 32 rows lose to 8
+  // and 16. So 128 KiB of rows, 8 to 32 of them. On the Intel Xeon, with the
+  // next block prefetched through pass 2 (PrefetchNextBlock), 8 rows beat
+  // that rule wherever it chose more (docs/performance.md, attempt 63):
+  // LayerNorm bfloat16 16384x1024 +10% at 2 threads (32 rows before),
+  // 65536x256 +16%, float32 +2% to +16%, RMSNorm +8% to +10%; 2 and 4 rows
+  // did no better. Packed rows keep their float32 copies (4 rows' worth per
+  // block row) within about the L2.
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
+  const int64_t most_rows = IntelCpu() ? 8 : kMaxBlockRows;
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
-                          : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, kMaxBlockRows));
+                          : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, most_rows));
   const NormSweep sweep =
       SweepOf(p.kind, std::max<int64_t>(1, p.N) * static_cast<int64_t>(DTypeSize(dtype)), DTypeSize(dtype));
   s.fused_rows = !s.packed && p.want_dx && sweep == NormSweep::kFused;
