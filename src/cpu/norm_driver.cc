@@ -141,6 +141,7 @@ bool PrefetchNextBlock(int64_t block_bytes) { return IntelCpu() && block_bytes <
 
 // Rows per chunk at most; a column tile's fewest columns (ScheduleNorm).
 constexpr int64_t kMaxChunkRows = 256;
+constexpr int64_t kSpanRows = 64;  // rows whose group sums join before the chunk's (RunNorm)
 constexpr int64_t kNarrowestColumnTile = 2048;
 
 }  // namespace
@@ -191,9 +192,10 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // eighth of a bfloat16 LayerNormGradBeta's traffic. About 256 chunks
   // (M = 16384: 64 rows each) against about 64 (256 rows) cost that operator
   // 8-14% at 2 threads, LayerNorm and RMSNorm 1-5% (docs/performance.md,
-  // attempt 58); the dgamma/dbeta error about doubles, still a tenth of the
-  // peers'. 64 tasks are more cores than a socket's memory keeps busy on
-  // these passes (one core moves 15-22 GB/s).
+  // attempt 58). A chunk of more than kSpanRows rows sums in spans (RunNorm),
+  // which keeps the dgamma/dbeta error where 64-row chunks had it (attempt
+  // 64). 64 tasks are more cores than a socket's memory keeps busy on these
+  // passes (one core moves 15-22 GB/s).
   s.chunk_rows = std::clamp<int64_t>((p.M + 63) / 64, 32, kMaxChunkRows);
   s.tile_columns = p.N;
   if (!p.want_dx && !p.want_res && p.N > 0) {
@@ -234,8 +236,8 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   s.pair_step = dtype == DType::kBFloat16 ? NormPairStep() : 0;
   s.partial_offset = bytes;
   if (want_acc) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
-  s.open_offset = bytes;  // per thread: the sums of a group that spans blocks
-  s.open_per_thread = want_acc ? AlignUp(2 * n * sizeof(float)) : 0;
+  s.open_offset = bytes;  // per thread: the sums of a group that spans blocks, then a span's (RunNorm)
+  s.open_per_thread = want_acc ? AlignUp(2 * n * sizeof(float)) * (s.chunk_rows > kSpanRows ? 2 : 1) : 0;
   bytes += s.open_per_thread * static_cast<size_t>(s.threads);
   s.scratch_offset = bytes;
   if (s.packed) {
@@ -303,6 +305,22 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       if (HasDbeta(p.kind)) std::fill(dgamma + N, dgamma + N + tile.N, 0.0f);  // RMSNorm: dgamma alone
     }
     float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) + j0 : nullptr;
+    // Chunks of more than kSpanRows rows add their groups' sums into a span's
+    // sums (from zero) and each span's into the chunk's: per column, a chain
+    // of 8 + 8 + 4 float32 additions for 256 rows instead of 8 + 32.
+    float* span = want_acc && s.chunk_rows > kSpanRows ? open + AlignUp(2 * N * sizeof(float)) / sizeof(float) : nullptr;
+    const auto clear_span = [&] {
+      std::fill(span, span + tile.N, 0.0f);
+      if (HasDbeta(p.kind)) std::fill(span + N, span + N + tile.N, 0.0f);
+    };
+    const auto close_span = [&] {
+      for (int k = 0; k < (HasDbeta(p.kind) ? 2 : 1); ++k) {
+        float* from = span + k * N;
+        float* to = dgamma + k * N;
+        for (int64_t j = 0; j < tile.N; ++j) to[j] += from[j], from[j] = 0.0f;
+      }
+    };
+    if (span) clear_span();
     const int64_t begin = chunk * s.chunk_rows;
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;
@@ -311,13 +329,14 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     // each block (the kernel reads the row arrays below `rows` only).
     NormBlock block;
     block.gamma = gamma + j0;
-    block.dgamma = dgamma;
-    block.dbeta = dgamma ? dgamma + N : nullptr;
+    block.dgamma = span ? span : dgamma;
+    block.dbeta = block.dgamma ? block.dgamma + N : nullptr;
     block.open_dgamma = open;
     block.open_dbeta = open ? open + N : nullptr;
     const auto ends_group = [&](int64_t row) { return (row + 1 - begin) % kGroupRows == 0 || row + 1 == end; };
     for (int64_t r0 = begin; r0 < end; r0 += block.rows) {
-      block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, end - r0));
+      const int64_t span_end = span ? std::min(end, r0 + kSpanRows - (r0 - begin) % kSpanRows) : end;
+      block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, span_end - r0));
       // Rows swept alone are summed in pass 1 as one group at most.
       if (s.sweep_rows && ends_group(r0)) block.rows = 1;
       block.resume = (r0 - begin) % kGroupRows != 0;
@@ -355,6 +374,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         block.next_dy[r] = prefetch && next < M ? RowPointer(p.dy, next) + x_skip : nullptr;
       }
       NormBlockKernel(tile, block);
+      if (span && r0 + block.rows == span_end) close_span();
       if (s.packed) {
         for (int r = 0; r < block.rows; ++r) {
           const int64_t row = r0 + r;
