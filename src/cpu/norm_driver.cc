@@ -308,7 +308,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     // Chunks of more than kSpanRows rows add their groups' sums into a span's
     // sums (from zero) and each span's into the chunk's: per column, a chain
     // of 8 + 8 + 4 float32 additions for 256 rows instead of 8 + 32.
-    float* span = want_acc && s.chunk_rows > kSpanRows ? open + AlignUp(2 * N * sizeof(float)) / sizeof(float) : nullptr;
+    float* span =
+        want_acc && s.chunk_rows > kSpanRows ? open + AlignUp(2 * N * sizeof(float)) / sizeof(float) : nullptr;
     const auto clear_span = [&] {
       std::fill(span, span + tile.N, 0.0f);
       if (HasDbeta(p.kind)) std::fill(span + N, span + N + tile.N, 0.0f);
