@@ -196,19 +196,20 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // which keeps the dgamma/dbeta error where 64-row chunks had it (attempt
   // 64). 64 tasks are more cores than a socket's memory keeps busy on these
   // passes (one core moves 15-22 GB/s).
-  s.chunk_rows = std::clamp<int64_t>((p.M + 63) / 64, 32, kMaxChunkRows);
+  // Column sums alone (no dx, no x_hat) need no whole rows, so their tasks
+  // are tiles of a chunk's columns instead, and their chunks always hold
+  // kMaxChunkRows rows: the partials' traffic falls to a sixty-fourth of a
+  // bfloat16 LayerNormGradBeta's whatever M (attempt 59), the tiles keep
+  // about four tasks per thread (the tiling never changes a bit: each
+  // column is summed alone), and no tile is narrower than 2048 columns.
+  const bool column_sums = !p.want_dx && !p.want_res && p.N > 0;
+  s.chunk_rows = column_sums ? kMaxChunkRows : std::clamp<int64_t>((p.M + 63) / 64, 32, kMaxChunkRows);
+  s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
   s.tile_columns = p.N;
-  if (!p.want_dx && !p.want_res && p.N > 0) {
-    // Column sums alone (no dx, no x_hat) need no whole rows, so their tasks
-    // are tiles of a chunk's columns instead, and their chunks always hold
-    // kMaxChunkRows rows: the partials' traffic falls to a sixty-fourth of a
-    // bfloat16 LayerNormGradBeta's whatever M (attempt 59), the tiles keep
-    // about four tasks per thread (the tiling never changes a bit: each
-    // column is summed alone), and no tile is narrower than 2048 columns.
-    s.chunk_rows = kMaxChunkRows;
-    const int64_t chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
+  if (column_sums) {
     const int64_t most = std::max<int64_t>(1, p.N / kNarrowestColumnTile);
-    const int64_t tiles = std::clamp<int64_t>((4 * s.threads + chunks - 1) / std::max<int64_t>(1, chunks), 1, most);
+    const int64_t tiles =
+        std::clamp<int64_t>((4 * s.threads + s.chunks - 1) / std::max<int64_t>(1, s.chunks), 1, most);
     s.tile_columns = (p.N + tiles - 1) / tiles;
     s.tile_columns = std::min(p.N, (s.tile_columns + kSumTile - 1) / kSumTile * kSumTile);
     s.tiles = (p.N + s.tile_columns - 1) / s.tile_columns;
@@ -221,7 +222,6 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
       s.block_rows = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype)) < 4096 ? 1 : 4;
     }
   }
-  s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
 
   s.stream_dx = p.want_dx && !s.packed &&
                 StreamOutput(static_cast<double>(p.M) * static_cast<double>(p.N) * DTypeSize(p.dx.dtype));
@@ -299,21 +299,20 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     NormKernelParams tile = params;
     tile.N = j1 - j0;
     const int64_t x_skip = s.packed ? 0 : j0 * static_cast<int64_t>(DTypeSize(p.x.dtype));  // bytes
+    // Zeros over this task's columns of dgamma sums and, N further, dbeta's
+    // (RMSNorm: dgamma alone).
+    const auto clear = [&](float* sums) {
+      std::fill(sums, sums + tile.N, 0.0f);
+      if (HasDbeta(p.kind)) std::fill(sums + N, sums + N + tile.N, 0.0f);
+    };
     float* dgamma = want_acc ? partials + chunk * 2 * N + j0 : nullptr;
-    if (dgamma) {
-      std::fill(dgamma, dgamma + tile.N, 0.0f);
-      if (HasDbeta(p.kind)) std::fill(dgamma + N, dgamma + N + tile.N, 0.0f);  // RMSNorm: dgamma alone
-    }
+    if (dgamma) clear(dgamma);
     float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) + j0 : nullptr;
     // Chunks of more than kSpanRows rows add their groups' sums into a span's
     // sums (from zero) and each span's into the chunk's: per column, a chain
     // of 8 + 8 + 4 float32 additions for 256 rows instead of 8 + 32.
     float* span =
         want_acc && s.chunk_rows > kSpanRows ? open + AlignUp(2 * N * sizeof(float)) / sizeof(float) : nullptr;
-    const auto clear_span = [&] {
-      std::fill(span, span + tile.N, 0.0f);
-      if (HasDbeta(p.kind)) std::fill(span + N, span + N + tile.N, 0.0f);
-    };
     const auto close_span = [&] {
       for (int k = 0; k < (HasDbeta(p.kind) ? 2 : 1); ++k) {
         float* from = span + k * N;
@@ -321,7 +320,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         for (int64_t j = 0; j < tile.N; ++j) to[j] += from[j], from[j] = 0.0f;
       }
     };
-    if (span) clear_span();
+    if (span) clear(span);
     const int64_t begin = chunk * s.chunk_rows;
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;

@@ -125,10 +125,13 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
   const auto* x_bits = reinterpret_cast<const uint16_t*>(x);
   const auto dy0 = hn::Set(df, LoadScalar(dy));
   const auto x0 = hn::Set(df, kTable ? table[x_bits[0]] : LoadScalar(x));  // g(x) where 16-bit
-  // dx of the L values from i, given their dy.
-  const auto grad = [&](hn::Vec<decltype(df)> vdy, int64_t i) HWY_ATTR {
-    if constexpr (kTable) return hn::Mul(vdy, kXStep ? LookUp(df, table, x_bits + i) : x0);
-    else return SiluGrad(df, vdy, kXStep ? LoadF32(df, x + i) : x0);
+  // dx of the L values of x from xs (unless x is broadcast), given their dy.
+  const auto grad = [&](hn::Vec<decltype(df)> vdy, const T* xs) HWY_ATTR {
+    if constexpr (kTable) {
+      return hn::Mul(vdy, kXStep ? LookUp(df, table, reinterpret_cast<const uint16_t*>(xs)) : x0);
+    } else {
+      return SiluGrad(df, vdy, kXStep ? LoadF32(df, xs) : x0);
+    }
   };
   int64_t i = 0;
 #ifdef GRADOPS_BFLOAT16_PAIRS
@@ -153,7 +156,7 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
     const hn::Repartition<uint16_t, decltype(df)> du16;
     for (; i + 2 * L <= n; i += 2 * L) {  // two vectors per store: whole lines
       PrefetchAhead<kDyStep, kXStep>(dy, x, i, 2 * L, n);
-      const auto a = grad(LoadF32(df, dy + i), i), b = grad(LoadF32(df, dy + i + L), i + L);
+      const auto a = grad(LoadF32(df, dy + i), x + i), b = grad(LoadF32(df, dy + i + L), x + i + L);
       Put(du16, EncodeOrderedPair(df, a, b, native, dx), reinterpret_cast<uint16_t*>(dx + i), kStream);
     }
   }
@@ -161,22 +164,16 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
   for (; i + L <= n; i += L) {
     PrefetchAhead<kDyStep, kXStep>(dy, x, i, L, n);
     const auto vdy = kDyStep ? LoadF32(df, dy + i) : dy0;
-    if constexpr (kStream) StreamF32(df, grad(vdy, i), dx + i);
-    else StoreF32(df, grad(vdy, i), dx + i);
+    if constexpr (kStream) StreamF32(df, grad(vdy, x + i), dx + i);
+    else StoreF32(df, grad(vdy, x + i), dx + i);
   }
   if constexpr (kStream) hwy::FlushStream();
   if (i < n) {
     const size_t left = static_cast<size_t>(n - i);
     const auto vdy = kDyStep ? LoadF32Tail(df, dy + i, left) : dy0;
-    hn::Vec<decltype(df)> out;
-    if constexpr (kTable) {
-      HWY_ALIGN uint16_t bits[hn::MaxLanes(df)] = {};  // index 0 past the end: harmless
-      if (kXStep) std::memcpy(bits, x_bits + i, left * sizeof(uint16_t));
-      out = hn::Mul(vdy, kXStep ? LookUp(df, table, bits) : x0);
-    } else {
-      out = SiluGrad(df, vdy, kXStep ? LoadF32Tail(df, x + i, left) : x0);
-    }
-    StoreF32Tail(df, out, dx + i, left);
+    HWY_ALIGN T rest[hn::MaxLanes(df)] = {};  // zeros past the end: harmless, and not stored
+    if (kXStep) std::memcpy(rest, x + i, left * sizeof(T));
+    StoreF32Tail(df, grad(vdy, rest), dx + i, left);
   }
 }
 
