@@ -14,6 +14,7 @@
 #include "core/dtype.h"
 #include "core/parallel.h"
 #include "cpu/convert.h"
+#include "cpu/cpu_model.h"
 #include "cpu/norm.h"
 #include "cpu/streaming.h"
 #include "hwy/cache_control.h"
@@ -86,15 +87,7 @@ bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dty
 
 std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
 
-// The rules below measured on an Intel CPU alone apply to Intel CPUs alone.
-bool IntelCpu() {
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-  static const bool intel = __builtin_cpu_is("intel");
-  return intel;
-#else
-  return false;
-#endif
-}
+bool IntelCpu() { return ThisCpu() == CpuModel::kIntel; }
 
 // The sweep of a problem of `kind` whose rows of x take `row_bytes`: one
 // forced by SetNormSweep, else the target's. Rows alone: measured at 2
@@ -115,10 +108,21 @@ bool IntelCpu() {
 // threads and 1 (blocks at 512 bytes and from 4 KiB: -6% to -18%);
 // LayerNormGrad rows of 2 to 8 KiB, +3% to +9% against fused (fused at 1
 // KiB and from 16 KiB: -1% to -28%). LayerNorm and float32 rows keep theirs.
+// On a Zen 5 (docs/performance.md, attempt 65; forced sweeps, alternating
+// rounds, 1 and 2 threads): rows alone beat blocks for LayerNormGrad at every
+// width (+8% to +80%), and for LayerNorm and RMSNorm from 16-bit rows of 4
+// KiB (bfloat16 2048 columns +21% / +33%, 4096 +18% / +23%, 65536 +20% /
+// +35% at 2 / 1 threads) and float32 rows of 32 KiB (16384 columns +5% to
+// +22%); narrower ones keep blocks (float32 1024 columns: -12% / -30%).
+// The fused sweep did no better than rows alone there.
 NormSweep SweepOf(NormKind kind, int64_t row_bytes, size_t element_bytes) {
   const NormSweep forced = forced_sweep.load(std::memory_order_relaxed);
   if (forced != NormSweep::kTargets) return forced;
   if (NormTargetSweepsRows()) return NormSweep::kRows;
+  if (ThisCpu() == CpuModel::kZen5) {
+    const bool rows = kind == NormKind::kLayerNormGrad || row_bytes >= (element_bytes == 2 ? 4 << 10 : 32 << 10);
+    return rows ? NormSweep::kRows : NormSweep::kBlocks;
+  }
   if (!IntelCpu()) return NormSweep::kBlocks;
   if (element_bytes == 2) {
     const bool rms = kind == NormKind::kRmsNorm && row_bytes >= (1 << 10) && row_bytes < (4 << 10);
