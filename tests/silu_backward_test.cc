@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "cpu/silu.h"
+#include "cpu/silu_table.h"
 #include "ref/reference.h"
 #include "test_util.h"
 
@@ -157,6 +159,34 @@ TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
     for (int64_t i = 0; i < n; ++i) {
       ASSERT_EQ(std::memcmp(&got[i], &generic[i], sizeof(double)), 0) << "element " << i << " x = " << vx[i];
       ASSERT_LE(std::fabs(got[i] - want[i]), Ulp16(dtype, want[i])) << "element " << i << " x = " << vx[i];
+    }
+  }
+}
+
+// The SIMD span looks g up in the table on some CPUs and computes it on
+// others (silu_table.h): both ways give the same bits, for every 16-bit x
+// (NaN, infinities and subnormals among them), with x alone and with x
+// broadcast, in the vector loops and the tail.
+TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
+  std::mt19937_64 rng(27);
+  for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+    SCOPED_TRACE(DTypeName(dtype));
+    const int64_t n = (1 << 16) + 13;  // every pattern, then a tail
+    std::vector<uint16_t> x(n), dy(n), looked_up(n, 0xFFFF), computed(n, 0x7FFF);
+    for (int64_t i = 0; i < n; ++i) x[i] = static_cast<uint16_t>(i);
+    Tensor random_dy(dtype, {n});
+    random_dy.FillRandom(rng, -1000, 1000);
+    const TensorView& v = random_dy.view();
+    std::memcpy(dy.data(), static_cast<const uint16_t*>(v.data) + v.offset, n * sizeof(uint16_t));
+    const float* table = cpu::SiluGradTable(dtype);
+    ASSERT_NE(table, nullptr);
+    cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, looked_up.data(), n, table, false);
+    cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, computed.data(), n, nullptr, false);
+    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "x bits " << x[i];
+    for (uint16_t bits : {uint16_t{0x3C00}, uint16_t{0xC2F7}, uint16_t{0x7F80}, uint16_t{0x0001}}) {
+      cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, looked_up.data(), 37, table, false);
+      cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, computed.data(), 37, nullptr, false);
+      for (int64_t i = 0; i < 37; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x bits " << bits;
     }
   }
 }

@@ -1,6 +1,6 @@
-// The CPU SiLU backward: dx = dy * s * (1 + x * (1 - s)), s = sigmoid(x),
-// with dy and x broadcast to dx's shape; for 16-bit x, dx = dy * g(x) with
-// g = s * (1 + x * (1 - s)) from a table (silu_table.h).
+// The CPU SiLU backward: dx = dy * g(x), g = s * (1 + x * (1 - s)), s =
+// sigmoid(x), with dy and x broadcast to dx's shape; for 16-bit x, g comes
+// from a table (silu_table.h) or is computed by the same vector code.
 #pragma once
 
 #include <cstddef>
@@ -28,17 +28,23 @@ struct SiluSchedule {
   bool simd = false;    // same dtype everywhere and a unit-stride dx
   bool stream = false;  // dx far larger than the caches: non-temporal stores
   const float* table = nullptr;  // g for 16-bit x (SiluGradTable), else nullptr
+  bool look_up = false;          // the SIMD span gathers g from `table` instead of computing it
 };
 
 SiluSchedule ScheduleSilu(const SiluProblem& problem, int threads);
 void RunSilu(const SiluProblem& problem, const SiluSchedule& schedule);
 
 // SIMD span: n elements of dx (contiguous); dy and x advance by step 1, or
-// stay on one element with step 0; `table`: SiluGradTable(dtype). With
-// `stream` (contiguous inputs), dx is stored non-temporally from its first
-// aligned element.
+// stay on one element with step 0; `table`: SiluGradTable(dtype) to look g
+// up in, or nullptr to compute it (the same bits). With `stream`
+// (contiguous inputs), dx is stored non-temporally from its first aligned
+// element.
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
               const float* table, bool stream);
+
+// g(x) for all 65536 bit patterns of a 16-bit dtype, by the span's vector
+// code, into g[65536] (SiluGradTable builds its tables with it).
+void SiluSlopes(DType dtype, float* g);
 
 }  // namespace cpu
 }  // namespace gradops

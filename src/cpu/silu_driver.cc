@@ -6,6 +6,7 @@
 
 #include "core/dtype.h"
 #include "core/parallel.h"
+#include "cpu/cpu_model.h"
 #include "cpu/silu.h"
 #include "cpu/silu_table.h"
 #include "cpu/streaming.h"
@@ -21,7 +22,7 @@ float SiluGradScalar(float dy, float x) {
   const float inv = 1.0f / (1.0f + e);
   const float s = x >= 0.0f ? inv : e * inv;
   const float one_minus_s = x >= 0.0f ? e * inv : inv;
-  return dy * s * std::fma(x, one_minus_s, 1.0f);
+  return dy * (s * std::fma(x, one_minus_s, 1.0f));
 }
 
 }  // namespace
@@ -35,6 +36,12 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   s.simd = same_dtype && p.stride[2][last] == 1 && p.stride[0][last] <= 1 && p.stride[1][last] <= 1;
   s.stream = s.simd && StreamOutput(static_cast<double>(p.numel) * DTypeSize(p.dtype[2]));
   s.table = SiluGradTable(p.dtype[1]);  // built here, at plan time, on first use
+  // Looking g up costs a gather per vector, computing it an exponential, a
+  // reciprocal and about 20 more operations. Measured from memory at 2
+  // threads (docs/performance.md): on an Intel Xeon the gathers won (attempt
+  // 60: bfloat16 +24%, float16 +12%); on a Zen 5 they lost (attempt 65:
+  // bfloat16 and float16 -30% to -35%), AMD's gathers being microcoded.
+  s.look_up = s.table != nullptr && ThisCpu() == CpuModel::kIntel;
   return s;
 }
 
@@ -62,7 +69,7 @@ void RunSilu(const SiluProblem& p, const SiluSchedule& s) {
                  static_cast<int>(p.stride[0][last]),
                  static_cast<const char*>(p.data[1]) + offset[1] * elem,
                  static_cast<int>(p.stride[1][last]),
-                 static_cast<char*>(p.data[2]) + offset[2] * elem, run, s.table, s.stream);
+                 static_cast<char*>(p.data[2]) + offset[2] * elem, run, s.look_up ? s.table : nullptr, s.stream);
       } else {
         const int64_t step[3] = {p.stride[0][last], p.stride[1][last], p.stride[2][last]};
         for (int64_t k = 0; k < run; ++k) {
