@@ -223,7 +223,11 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
       // prefetchers see. Measured at 2 threads: rows under 4 KiB go fastest
       // one at a time (bfloat16 16384x1024: 17-20 GB/s at 4 rows, 31-35 at 1),
       // wider rows four at a time (float32 256x65536: 47 GB/s at 4, 32 at 8, 26 at 1).
-      s.block_rows = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype)) < 4096 ? 1 : 4;
+      // On a Zen 5, rows of 4 KiB too go fastest one at a time (float32
+      // 16384x1024: +27% at 2 threads, +44% at 1; docs/performance.md,
+      // attempt 66); wider rows measured alike at 1 and 4 rows.
+      const int64_t most_alone = ThisCpu() == CpuModel::kZen5 ? 4096 : 4095;
+      s.block_rows = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype)) <= most_alone ? 1 : 4;
     }
   }
 
