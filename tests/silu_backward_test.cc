@@ -133,10 +133,10 @@ double Ulp16(DType dtype, double v) {
   return std::ldexp(1.0, exponent - mantissa_bits);
 }
 
-// A 16-bit x's g(x) comes from one table (cpu/silu_table.h) on every path:
-// contiguous tensors (the SIMD span, bfloat16 by pairs, and its tail) and
-// strided ones (the generic path) give the same bits, each within one unit
-// in the last place of the float64 reference.
+// A 16-bit x's g(x) is one function on every path (cpu/silu_table.h),
+// looked up or computed: contiguous tensors (the SIMD span, bfloat16 by
+// pairs, and its tail) and strided ones (the generic path) give the same
+// bits, each within one unit in the last place of the float64 reference.
 TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
   std::mt19937_64 rng(26);
   for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
@@ -165,8 +165,9 @@ TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
 
 // The SIMD span looks g up in the table on some CPUs and computes it on
 // others (silu_table.h): both ways give the same bits, for every 16-bit x
-// (NaN, infinities and subnormals among them), with x alone and with x
-// broadcast, in the vector loops and the tail.
+// (NaN, infinities and subnormals among them), in the vector loops and the
+// tail; and a broadcast x, whose g the span computes from its one value,
+// gives the same bits as the table's entry for it.
 TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
   std::mt19937_64 rng(27);
   for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
@@ -178,15 +179,17 @@ TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
     random_dy.FillRandom(rng, -1000, 1000);
     const TensorView& v = random_dy.view();
     std::memcpy(dy.data(), static_cast<const uint16_t*>(v.data) + v.offset, n * sizeof(uint16_t));
-    const float* table = cpu::SiluGradTable(dtype);
+    const float* table = cpu::SiluSlopeTable(dtype);
     ASSERT_NE(table, nullptr);
     cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, looked_up.data(), n, table, false);
     cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, computed.data(), n, nullptr, false);
     for (int64_t i = 0; i < n; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "x bits " << x[i];
-    for (uint16_t bits : {uint16_t{0x3C00}, uint16_t{0xC2F7}, uint16_t{0x7F80}, uint16_t{0x0001}}) {
-      cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, looked_up.data(), 37, table, false);
-      cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, computed.data(), 37, nullptr, false);
-      for (int64_t i = 0; i < 37; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x bits " << bits;
+    const int64_t m = 37;  // vectors and a tail
+    for (uint16_t bits : {0x3C00, 0xBFA4, 0xC2F7, 0x7F80, 0xFF80, 0x0001, 0x8001, 0x7F81, 0xFFC1}) {
+      const std::vector<uint16_t> copies(m, bits);
+      cpu::SiluSpan(dtype, dy.data(), 1, copies.data(), 1, looked_up.data(), m, table, false);
+      cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, computed.data(), m, nullptr, false);
+      for (int64_t i = 0; i < m; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x bits " << bits;
     }
   }
 }

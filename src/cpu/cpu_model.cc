@@ -11,6 +11,7 @@ namespace {
 
 CpuModel ReadCpuModel() {
 #ifdef GRADOPS_X86_CPUID
+  __builtin_cpu_init();  // where this runs before the constructors (a plan made by a static initializer)
   if (__builtin_cpu_is("intel")) return CpuModel::kIntel;
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (!__builtin_cpu_is("amd") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return CpuModel::kOther;

@@ -87,8 +87,6 @@ bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dty
 
 std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
 
-bool IntelCpu() { return ThisCpu() == CpuModel::kIntel; }
-
 // The sweep of a problem of `kind` whose rows of x take `row_bytes`: one
 // forced by SetNormSweep, else the target's. Rows alone: measured at 2
 // threads, LayerNorm backward on an AVX2-only Zen 3 (docs/performance.md,
@@ -100,21 +98,22 @@ bool IntelCpu() { return ThisCpu() == CpuModel::kIntel; }
 // rows of x of 32 KiB and more: float32 2048x8192 +8% / +11%, 1024x16384
 // +17% / +17%, 512x32768 +20%, 256x65536 +25% / +40%; 16-bit 1024x16384
 // -1% to +8%, 256x65536 +1% to +14%. Narrower rows lose (float32 4096x4096
-// and 8192x4096 -3% to -6%, bfloat16 2048x8192 -14%): blocks. AMD CPUs keep
-// blocks: a fused loop lost on Zen 4 (attempt 18), and this one has not run
-// there. Rows alone again on the Intel Xeon for 16-bit rows of a few KiB,
-// measured after attempts 52-60 leaned the loops (attempt 61, alternating
-// rounds): RMSNorm rows of 1 KiB to under 4 KiB, 16384x1024 +14% at 2
-// threads and 1 (blocks at 512 bytes and from 4 KiB: -6% to -18%);
-// LayerNormGrad rows of 2 to 8 KiB, +3% to +9% against fused (fused at 1
-// KiB and from 16 KiB: -1% to -28%). LayerNorm and float32 rows keep theirs.
-// On a Zen 5 (docs/performance.md, attempt 65; forced sweeps, alternating
-// rounds, 1 and 2 threads): rows alone beat blocks for LayerNormGrad at every
-// width (+8% to +80%), and for LayerNorm and RMSNorm from 16-bit rows of 4
-// KiB (bfloat16 2048 columns +21% / +33%, 4096 +18% / +23%, 65536 +20% /
-// +35% at 2 / 1 threads) and float32 rows of 32 KiB (16384 columns +5% to
-// +22%); narrower ones keep blocks (float32 1024 columns: -12% / -30%).
-// The fused sweep did no better than rows alone there.
+// and 8192x4096 -3% to -6%, bfloat16 2048x8192 -14%): blocks. AMD CPUs
+// before Zen 5 keep blocks: a fused loop lost on Zen 4 (attempt 18), and
+// this one has not run there. Rows alone again on the Intel Xeon for 16-bit
+// rows of a few KiB, measured after attempts 52-60 leaned the loops (attempt
+// 61, alternating rounds): RMSNorm rows of 1 KiB to under 4 KiB, 16384x1024
+// +14% at 2 threads and 1 (blocks at 512 bytes and from 4 KiB: -6% to
+// -18%); LayerNormGrad rows of 2 to 8 KiB, +3% to +9% against fused (fused
+// at 1 KiB and from 16 KiB: -1% to -28%). LayerNorm and float32 rows keep
+// theirs. On a Zen 5 (docs/performance.md, attempt 65; forced sweeps,
+// alternating rounds, GB/s at 2 / 1 threads): rows alone beat blocks for
+// LayerNormGrad at every width (+5% to +77%); for LayerNorm from 16-bit rows
+// of 4 KiB (bfloat16 2048 columns +21% / +33%, 4096 +18% / +23%, 65536 +20%
+// / +35%), and RMSNorm likewise from 4096 columns (+12% / +15%; 2048: -6% /
+// +9%); for float32 rows from 32 KiB (8192 columns: level; 16384 and 65536,
+// +5% to +22%). Narrower rows keep blocks (float32 1024 columns: -12% /
+// -30%). The fused sweep did no better than rows alone there.
 NormSweep SweepOf(NormKind kind, int64_t row_bytes, size_t element_bytes) {
   const NormSweep forced = forced_sweep.load(std::memory_order_relaxed);
   if (forced != NormSweep::kTargets) return forced;
@@ -123,7 +122,7 @@ NormSweep SweepOf(NormKind kind, int64_t row_bytes, size_t element_bytes) {
     const bool rows = kind == NormKind::kLayerNormGrad || row_bytes >= (element_bytes == 2 ? 4 << 10 : 32 << 10);
     return rows ? NormSweep::kRows : NormSweep::kBlocks;
   }
-  if (!IntelCpu()) return NormSweep::kBlocks;
+  if (ThisCpu() != CpuModel::kIntel) return NormSweep::kBlocks;
   if (element_bytes == 2) {
     const bool rms = kind == NormKind::kRmsNorm && row_bytes >= (1 << 10) && row_bytes < (4 << 10);
     const bool grad = kind == NormKind::kLayerNormGrad && row_bytes >= (2 << 10) && row_bytes <= (8 << 10);
@@ -141,7 +140,7 @@ NormSweep SweepOf(NormKind kind, int64_t row_bytes, size_t element_bytes) {
 // reads them. LayerNormGrad, which also stores x_hat into the cache, moved
 // -7% to +5%, so it goes without. On an AVX-512 Zen 4 such prefetches lost
 // (attempt 17: 28 -> 23 GB/s), so AMD CPUs go without.
-bool PrefetchNextBlock(int64_t block_bytes) { return IntelCpu() && block_bytes <= (512 << 10); }
+bool PrefetchNextBlock(int64_t block_bytes) { return ThisCpu() == CpuModel::kIntel && block_bytes <= (512 << 10); }
 
 // Rows per chunk at most; a column tile's fewest columns (ScheduleNorm).
 constexpr int64_t kMaxChunkRows = 256;
@@ -173,7 +172,7 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // did no better. Packed rows keep their float32 copies (4 rows' worth per
   // block row) within about the L2.
   const int64_t row_bytes = std::max<int64_t>(1, p.N) * 2 * (s.packed ? 4 : DTypeSize(dtype));
-  const int64_t most_rows = IntelCpu() ? 8 : kMaxBlockRows;
+  const int64_t most_rows = ThisCpu() == CpuModel::kIntel ? 8 : kMaxBlockRows;
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
                           : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, most_rows));
   const NormSweep sweep =
@@ -226,8 +225,9 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
       // On a Zen 5, rows of 4 KiB too go fastest one at a time (float32
       // 16384x1024: +27% at 2 threads, +44% at 1; docs/performance.md,
       // attempt 66); wider rows measured alike at 1 and 4 rows.
-      const int64_t most_alone = ThisCpu() == CpuModel::kZen5 ? 4096 : 4095;
-      s.block_rows = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype)) <= most_alone ? 1 : 4;
+      const int64_t tile_row_bytes = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype));
+      const bool alone = tile_row_bytes < 4096 || (ThisCpu() == CpuModel::kZen5 && tile_row_bytes == 4096);
+      s.block_rows = alone ? 1 : 4;
     }
   }
 

@@ -35,13 +35,16 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   const bool same_dtype = p.dtype[0] == p.dtype[2] && p.dtype[1] == p.dtype[2];
   s.simd = same_dtype && p.stride[2][last] == 1 && p.stride[0][last] <= 1 && p.stride[1][last] <= 1;
   s.stream = s.simd && StreamOutput(static_cast<double>(p.numel) * DTypeSize(p.dtype[2]));
-  s.table = SiluGradTable(p.dtype[1]);  // built here, at plan time, on first use
+  // g of a 16-bit x into a 16-bit dx; a float32 dx (mixed dtypes) keeps the
+  // float32 formula's accuracy (SiluGradScalar), beyond the table's.
+  s.table = DTypeSize(p.dtype[2]) == 2 ? SiluSlopeTable(p.dtype[1]) : nullptr;  // built at plan time, once
   // Looking g up costs a gather per vector, computing it an exponential, a
-  // reciprocal and about 20 more operations. Measured from memory at 2
-  // threads (docs/performance.md): on an Intel Xeon the gathers won (attempt
-  // 60: bfloat16 +24%, float16 +12%); on a Zen 5 they lost (attempt 65:
-  // bfloat16 and float16 -30% to -35%), AMD's gathers being microcoded.
-  s.look_up = s.table != nullptr && ThisCpu() == CpuModel::kIntel;
+  // reciprocal and about 15 more vector operations. Measured from memory at 2
+  // threads on AVX-512 (docs/performance.md): on an Intel Xeon the gathers
+  // won (attempt 60: bfloat16 +24%, float16 +12%); on a Zen 5 they lost
+  // (attempt 65: bfloat16 and float16 -30% to -35%), AMD's gathers being
+  // microcoded. Other targets were not measured with them.
+  s.look_up = s.table != nullptr && ThisCpu() == CpuModel::kIntel && SiluTargetMayGather();
   return s;
 }
 

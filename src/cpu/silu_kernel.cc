@@ -19,35 +19,26 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// e^t for t <= 0, to a relative error of 1.5e-7 with kDegree 6 and 8e-6 with
-// kDegree 4 (for 16-bit x, whose results' half ulp is 2.4e-4 or more); 0
-// below t = -86, where e^t < 5e-38 and the scaling below would leave the
-// normal range.
-// Scalar math: n = round(t / ln 2); r = t - n * ln 2; e^t = p(r) * 2^n with
-// p the Taylor polynomial of e^r. ln 2 in two parts (exact products) for
-// kDegree 6; for kDegree 4 one float, whose error (1.9e-9, times |n| <= 125)
-// adds at most 2.4e-7 to the 8e-6.
-template <int kDegree, class DF, class V>
+// e^t for t <= 0, to a relative error of 1.6e-7; 0 below t = -86, where
+// e^t < 5e-38 and the scaling below would leave the normal range.
+// Scalar math: n = round(t / ln 2); r = t - n * ln 2 (ln 2 in two parts,
+// exact products); e^t = p(r) * 2^n with p the degree-6 Taylor polynomial
+// of e^r. (A 16-bit x computed with degree 4 was about 8% faster, but g near
+// its root at x = -1.28 then lost float16's precision: docs/performance.md,
+// attempt 65.)
+template <class DF, class V>
 HWY_INLINE V ExpNonPositive(DF df, V t) {
-  static_assert(kDegree == 4 || kDegree == 6, "degree 4 or 6");
   const hn::RebindToSigned<DF> di;
   // Adding 1.5 * 2^23 rounds t / ln 2 to an integer n held in the low
   // mantissa bits; shifted up by 23, those bits are n's exponent increment.
   const auto kRound = hn::Set(df, 12582912.0f);
   const auto shifted = hn::MulAdd(t, hn::Set(df, 1.44269504088896341f), kRound);
   const auto n = hn::Sub(shifted, kRound);
-  V r;
-  if constexpr (kDegree == 6) {
-    r = hn::MulAdd(n, hn::Set(df, -0.693145751953125f), t);
-    r = hn::MulAdd(n, hn::Set(df, -1.428606765330187045e-6f), r);
-  } else {
-    r = hn::MulAdd(n, hn::Set(df, -0.693147180559945309f), t);
-  }
-  auto p = hn::Set(df, kDegree == 6 ? 1.0f / 720 : 1.0f / 24);
-  if constexpr (kDegree == 6) {
-    p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 120));
-    p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 24));
-  }
+  V r = hn::MulAdd(n, hn::Set(df, -0.693145751953125f), t);
+  r = hn::MulAdd(n, hn::Set(df, -1.428606765330187045e-6f), r);
+  auto p = hn::Set(df, 1.0f / 720);
+  p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 120));
+  p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 24));
   p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 6));
   p = hn::MulAdd(p, r, hn::Set(df, 0.5f));
   p = hn::MulAdd(p, r, hn::Set(df, 1.0f));
@@ -74,20 +65,15 @@ HWY_INLINE V Reciprocal(DF df, V d) {
 #endif
 }
 
-// The exponential's degree for x of type T: 4 for 16-bit x, fewer operations
-// where 16-bit SiLU is bound by them (docs/performance.md, attempts 26, 65).
-template <typename T>
-constexpr int kExpDegree = sizeof(T) == 4 ? 6 : 4;
-
 // g(x) = s * (1 + x * (1 - s)), s = sigmoid(x): dx = dy * g(x). Scalar
 // math: e = exp(-|x|); inv = 1 / (1 + e);
 //       s = x >= 0 ? inv : e * inv;  1 - s = x >= 0 ? e * inv : inv.
 // 1 - s comes from e directly, never as a difference, so it keeps full
 // precision where s is close to 1.
-template <int kDegree, class DF, class V>
+template <class DF, class V>
 HWY_INLINE V SiluSlope(DF df, V x) {
   const auto one = hn::Set(df, 1.0f);
-  const auto e = ExpNonPositive<kDegree>(df, hn::Or(x, hn::SignBit(df)));  // -|x|
+  const auto e = ExpNonPositive(df, hn::Or(x, hn::SignBit(df)));  // -|x|
   const auto inv = Reciprocal(df, hn::Add(one, e));
   const auto e_inv = hn::Mul(e, inv);
   const auto positive = hn::Ge(x, hn::Zero(df));
@@ -101,7 +87,8 @@ HWY_INLINE V SiluSlope(DF df, V x) {
 // the same bits either way.
 template <class DF, typename T>
 HWY_INLINE hn::Vec<DF> Slope(DF df, const T* x, const float* table) {
-  if (table == nullptr) return SiluSlope<kExpDegree<T>>(df, LoadF32(df, x));
+  static_assert(sizeof(T) == 2, "16-bit x");
+  if (table == nullptr) return SiluSlope(df, LoadF32(df, x));
   const hn::RebindToSigned<DF> di32;
   const auto bits = hn::LoadU(hn::Rebind<uint16_t, DF>(), reinterpret_cast<const uint16_t*>(x));
   return hn::GatherIndex(df, table, hn::PromoteTo(di32, bits));
@@ -140,14 +127,13 @@ template <int kDyStep, int kXStep, bool kStream, typename T>
 void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool native) {  // dx may be dy or x
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
-  constexpr int kDegree = kExpDegree<T>;
-  const auto dy0 = hn::Set(df, LoadScalar(dy));
-  const auto g0 = kXStep ? hn::Zero(df) : SiluSlope<kDegree>(df, hn::Set(df, LoadScalar(x)));  // of a broadcast x
+  const auto dy0 = kDyStep ? hn::Zero(df) : hn::Set(df, LoadScalar(dy));  // of a broadcast dy
+  const auto g0 = kXStep ? hn::Zero(df) : SiluSlope(df, hn::Set(df, LoadScalar(x)));  // of a broadcast x
   // dx of the L values of x from xs (unless x is broadcast), given their dy.
   const auto grad = [&](hn::Vec<decltype(df)> vdy, const T* xs) HWY_ATTR {
-    if (!kXStep) return hn::Mul(vdy, g0);
+    if constexpr (!kXStep) return hn::Mul(vdy, g0);
     if constexpr (sizeof(T) == 2) return hn::Mul(vdy, Slope(df, xs, table));
-    return hn::Mul(vdy, SiluSlope<kDegree>(df, LoadF32(df, xs)));
+    return hn::Mul(vdy, SiluSlope(df, LoadF32(df, xs)));
   };
   int64_t i = 0;
 #ifdef GRADOPS_BFLOAT16_PAIRS
@@ -164,8 +150,8 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
         g_b = hn::GatherIndex(df, table, hn::BitCast(di32, hn::ShiftRight<16>(bits)));
       } else {
         LoadPairF32(df, x + i, g_a, g_b);
-        g_a = SiluSlope<kDegree>(df, g_a);
-        g_b = SiluSlope<kDegree>(df, g_b);
+        g_a = SiluSlope(df, g_a);
+        g_b = SiluSlope(df, g_b);
       }
       StorePairF32(df, hn::Mul(dy_a, g_a), hn::Mul(dy_b, g_b), dx + i, kStream, native);
     }
@@ -219,9 +205,19 @@ void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, in
   return Span<0, 0, false>(a, b, out, n, table, native);
 }
 
+// Gathers measured against computing g on AVX-512 targets alone (silu.h).
+bool TargetMayGatherImpl() {
+#if HWY_ARCH_X86
+  return HWY_TARGET <= HWY_AVX3;
+#else
+  return false;
+#endif
+}
+
 // g(x) for all 65536 bit patterns of a 16-bit T, by SiluSlope.
 template <typename T>
 void SlopesOf(float* g) {
+  static_assert(sizeof(T) == 2, "16-bit x");
   const hn::ScalableTag<float> df;
   const size_t L = hn::Lanes(df);  // a power of two, at most 65536
   HWY_ALIGN T xs[hn::MaxLanes(df)];
@@ -230,13 +226,13 @@ void SlopesOf(float* g) {
       const uint16_t b = static_cast<uint16_t>(bits + j);
       std::memcpy(&xs[j], &b, sizeof(b));
     }
-    hn::StoreU(SiluSlope<kExpDegree<T>>(df, LoadF32(df, xs)), df, g + bits);
+    hn::StoreU(SiluSlope(df, LoadF32(df, xs)), df, g + bits);
   }
 }
 
-void SiluSlopesImpl(DType dtype, float* g) {
-  if (dtype == DType::kFloat16) SlopesOf<hwy::float16_t>(g);
-  if (dtype == DType::kBFloat16) SlopesOf<hwy::bfloat16_t>(g);
+void SiluSlopesImpl(DType dtype, float* g) {  // dtype: kFloat16 or kBFloat16 (silu.h)
+  if (dtype == DType::kFloat16) return SlopesOf<hwy::float16_t>(g);
+  SlopesOf<hwy::bfloat16_t>(g);
 }
 
 void SiluSpanImpl(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
@@ -258,8 +254,11 @@ namespace gradops {
 namespace cpu {
 HWY_EXPORT(SiluSpanImpl);
 HWY_EXPORT(SiluSlopesImpl);
+HWY_EXPORT(TargetMayGatherImpl);
 
 void SiluSlopes(DType dtype, float* g) { HWY_DYNAMIC_DISPATCH(SiluSlopesImpl)(dtype, g); }
+
+bool SiluTargetMayGather() { return HWY_DYNAMIC_DISPATCH(TargetMayGatherImpl)(); }
 
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
               const float* table, bool stream) {

@@ -16,7 +16,7 @@ std::unique_ptr<float[]> BuildTable(DType dtype) {
 
 }  // namespace
 
-const float* SiluGradTable(DType dtype) {
+const float* SiluSlopeTable(DType dtype) {
   switch (dtype) {
     case DType::kBFloat16: {
       static const std::unique_ptr<float[]> table = BuildTable(DType::kBFloat16);

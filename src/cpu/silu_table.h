@@ -2,14 +2,17 @@
 // float16 x is dx = dy * g(x), with g(x) = s * (1 + x * (1 - s)), s =
 // sigmoid(x), and a 16-bit x has only 65536 values: a table holds g for all
 // of them, computed once by the SIMD code that computes g per element
-// (SiluSlopes), so looking g up and computing it give the same bits.
+// (SiluSlopes), so looking g up and computing it give the same bits on a
+// given machine and target (g's last bits depend on the target's FMA and
+// reciprocal estimate, as any float32 arithmetic of theirs does).
 //
-// Where gathers are fast (Intel CPUs), the SIMD span looks g up: one gather
-// per vector instead of an exponential, a reciprocal and a dozen more vector
-// operations, which bound 16-bit SiLU by its arithmetic at about 0.65 of the
-// memory bandwidth there (docs/performance.md, attempt 60). Elsewhere it
-// computes g (attempt 65). The generic path (strided, mixed dtypes) always
-// looks it up.
+// Where gathers are fast (Intel CPUs on AVX-512), the SIMD span looks g up
+// for contiguous x: one gather per vector instead of an exponential, a
+// reciprocal and about 15 more vector operations, which bound 16-bit SiLU by
+// its arithmetic at about 0.65 of the memory bandwidth there
+// (docs/performance.md, attempt 60). Elsewhere it computes g (attempt 65).
+// The generic path (strided, mixed dtypes into a 16-bit dx) always looks it
+// up.
 #pragma once
 
 #include "gradops/tensor.h"
@@ -20,7 +23,7 @@ namespace cpu {
 // The table of `dtype` (kBFloat16 or kFloat16), indexed by x's 16 bits;
 // nullptr for kFloat32. Built on first use (well under a millisecond; 256
 // KiB each), then shared; thread-safe.
-const float* SiluGradTable(DType dtype);
+const float* SiluSlopeTable(DType dtype);
 
 }  // namespace cpu
 }  // namespace gradops
