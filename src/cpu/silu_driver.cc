@@ -35,8 +35,9 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   const bool same_dtype = p.dtype[0] == p.dtype[2] && p.dtype[1] == p.dtype[2];
   s.simd = same_dtype && p.stride[2][last] == 1 && p.stride[0][last] <= 1 && p.stride[1][last] <= 1;
   s.stream = s.simd && StreamOutput(static_cast<double>(p.numel) * DTypeSize(p.dtype[2]));
-  // g of a 16-bit x into a 16-bit dx; a float32 dx (mixed dtypes) keeps the
-  // float32 formula's accuracy (SiluGradScalar), beyond the table's.
+  // g of a 16-bit x into a 16-bit dx from the table; into a float32 dx (mixed
+  // dtypes, the generic path) computed per element (SiluGradScalar), whose
+  // exponential is the C library's.
   s.table = DTypeSize(p.dtype[2]) == 2 ? SiluSlopeTable(p.dtype[1]) : nullptr;  // built at plan time, once
   // Looking g up costs a gather per vector, computing it an exponential, a
   // reciprocal and about 15 more vector operations. Measured from memory at 2
