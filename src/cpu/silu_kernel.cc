@@ -82,17 +82,34 @@ HWY_INLINE V SiluSlope(DF df, V x) {
   return hn::Mul(s, hn::MulAdd(x, one_minus_s, one));
 }
 
-// g of Lanes(df) 16-bit x from their bits: looked up in the table of g
-// (silu_table.h, built by SiluSlope) where there is one, else computed:
-// the same bits either way.
+// g of Lanes(df) x: for 16-bit x looked up by their bits in the table of g
+// (silu_table.h, built by SiluSlope) where there is one, else computed: the
+// same bits either way. (float32 x has no table.)
 template <class DF, typename T>
 HWY_INLINE hn::Vec<DF> Slope(DF df, const T* x, const float* table) {
-  static_assert(sizeof(T) == 2, "16-bit x");
-  if (table == nullptr) return SiluSlope(df, LoadF32(df, x));
+  if (sizeof(T) == 4 || table == nullptr) return SiluSlope(df, LoadF32(df, x));
   const hn::RebindToSigned<DF> di32;
   const auto bits = hn::LoadU(hn::Rebind<uint16_t, DF>(), reinterpret_cast<const uint16_t*>(x));
   return hn::GatherIndex(df, table, hn::PromoteTo(di32, bits));
 }
+
+#ifdef GRADOPS_BFLOAT16_PAIRS
+// The same for 2 * Lanes(df) bfloat16 x, in split order (convert-inl.h).
+template <class DF>
+HWY_INLINE void SlopePair(DF df, const hwy::bfloat16_t* x, const float* table, hn::Vec<DF>& g_a, hn::Vec<DF>& g_b) {
+  if (table == nullptr) {
+    LoadPairF32(df, x, g_a, g_b);
+    g_a = SiluSlope(df, g_a);
+    g_b = SiluSlope(df, g_b);
+    return;
+  }
+  const hn::RebindToUnsigned<DF> du32;
+  const hn::RebindToSigned<DF> di32;
+  const auto bits = hn::LoadU(du32, reinterpret_cast<const uint32_t*>(x));  // x's values 2j and 2j + 1
+  g_a = hn::GatherIndex(df, table, hn::BitCast(di32, hn::And(bits, hn::Set(du32, 0xFFFFu))));
+  g_b = hn::GatherIndex(df, table, hn::BitCast(di32, hn::ShiftRight<16>(bits)));
+}
+#endif
 
 // Software prefetch of the inputs this many bytes ahead: the loop's
 // arithmetic keeps too few loads in flight for memory to stay busy. On an
@@ -132,27 +149,16 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
   // dx of the L values of x from xs (unless x is broadcast), given their dy.
   const auto grad = [&](hn::Vec<decltype(df)> vdy, const T* xs) HWY_ATTR {
     if constexpr (!kXStep) return hn::Mul(vdy, g0);
-    if constexpr (sizeof(T) == 2) return hn::Mul(vdy, Slope(df, xs, table));
-    return hn::Mul(vdy, SiluSlope(df, LoadF32(df, xs)));
+    return hn::Mul(vdy, Slope(df, xs, table));
   };
   int64_t i = 0;
 #ifdef GRADOPS_BFLOAT16_PAIRS
   if constexpr (std::is_same_v<T, hwy::bfloat16_t> && kDyStep && kXStep) {
-    const hn::RebindToUnsigned<decltype(df)> du32;
-    const hn::RebindToSigned<decltype(df)> di32;
     for (; i + 2 * L <= n; i += 2 * L) {  // two vectors per conversion, in split order (convert-inl.h)
       PrefetchAhead<kDyStep, kXStep>(dy, x, i, 2 * L, n);
       hn::Vec<decltype(df)> dy_a, dy_b, g_a, g_b;
       LoadPairF32(df, dy + i, dy_a, dy_b);
-      if (table != nullptr) {
-        const auto bits = hn::LoadU(du32, reinterpret_cast<const uint32_t*>(x + i));  // x's values 2j and 2j + 1
-        g_a = hn::GatherIndex(df, table, hn::BitCast(di32, hn::And(bits, hn::Set(du32, 0xFFFFu))));
-        g_b = hn::GatherIndex(df, table, hn::BitCast(di32, hn::ShiftRight<16>(bits)));
-      } else {
-        LoadPairF32(df, x + i, g_a, g_b);
-        g_a = SiluSlope(df, g_a);
-        g_b = SiluSlope(df, g_b);
-      }
+      SlopePair(df, x + i, table, g_a, g_b);
       StorePairF32(df, hn::Mul(dy_a, g_a), hn::Mul(dy_b, g_b), dx + i, kStream, native);
     }
   }
