@@ -23,6 +23,17 @@ Status RunSilu(const Tensor& dy, const Tensor& x, const Tensor& dx) {
   return PlanAndRun(PlanSiluBackward(a, &plan), plan);
 }
 
+// Runs `body` with g computed by division and by the refined reciprocal
+// estimate (cpu/silu.h: SiluDivides), whichever this CPU would choose.
+template <class Body>
+void BothWaysOfDividing(Body body) {
+  for (bool divide : {false, true}) {
+    SCOPED_TRACE(divide ? "dividing" : "reciprocal estimate");
+    const SiluDivisionScope scope(divide);
+    body();
+  }
+}
+
 void CheckSilu(const Tensor& dy, const Tensor& x, const Tensor& dx) {
   const Status s = RunSilu(dy, x, dx);
   ASSERT_TRUE(s.ok()) << s.message();
@@ -33,23 +44,25 @@ void CheckSilu(const Tensor& dy, const Tensor& x, const Tensor& dx) {
 }
 
 TEST(SiluBackward, SameShapesAllArrangements) {
-  std::mt19937_64 rng(21);
-  const Arrangement ins[5] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
-                              Arrangement::kOffset, Arrangement::kBroadcast};
-  const Arrangement outs[4] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
-                               Arrangement::kOffset};
-  for (int i = 0; i < 150; ++i) {
-    const std::vector<int64_t> shape = RandomShape(rng, 1 + i % 8, 20000);
-    const DType dtype = kDTypes[rng() % 3];
-    const Arrangement a_dy = ins[rng() % 5], a_x = ins[rng() % 5], a_dx = outs[rng() % 4];
-    SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + ArrangementName(a_dy) + "/" + ArrangementName(a_x) + "/" +
-                 ArrangementName(a_dx));
-    Tensor dy(dtype, shape, a_dy), x(dtype, shape, a_x), dx(dtype, shape, a_dx);
-    dy.FillRandom(rng, -3, 3);
-    x.FillRandom(rng, -10, 10);
-    CheckSilu(dy, x, dx);
-    if (::testing::Test::HasFailure()) return;
-  }
+  BothWaysOfDividing([] {
+    std::mt19937_64 rng(21);
+    const Arrangement ins[5] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
+                                Arrangement::kOffset, Arrangement::kBroadcast};
+    const Arrangement outs[4] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
+                                 Arrangement::kOffset};
+    for (int i = 0; i < 150; ++i) {
+      const std::vector<int64_t> shape = RandomShape(rng, 1 + i % 8, 20000);
+      const DType dtype = kDTypes[rng() % 3];
+      const Arrangement a_dy = ins[rng() % 5], a_x = ins[rng() % 5], a_dx = outs[rng() % 4];
+      SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + ArrangementName(a_dy) + "/" + ArrangementName(a_x) + "/" +
+                   ArrangementName(a_dx));
+      Tensor dy(dtype, shape, a_dy), x(dtype, shape, a_x), dx(dtype, shape, a_dx);
+      dy.FillRandom(rng, -3, 3);
+      x.FillRandom(rng, -10, 10);
+      CheckSilu(dy, x, dx);
+      if (::testing::Test::HasFailure()) return;
+    }
+  });
 }
 
 TEST(SiluBackward, Broadcasting) {
@@ -138,29 +151,31 @@ double Ulp16(DType dtype, double v) {
 // pairs, and its tail) and strided ones (the generic path) give the same
 // bits, each within one unit in the last place of the float64 reference.
 TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
-  std::mt19937_64 rng(26);
-  for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
-    SCOPED_TRACE(DTypeName(dtype));
-    const int64_t n = 4099;
-    Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n});
-    dy.FillRandom(rng, -1000, 1000);
-    x.FillRandom(rng, -20, 20);
-    Tensor sdy(dtype, {n}, Arrangement::kStrided), sx(dtype, {n}, Arrangement::kStrided);
-    Tensor sdx(dtype, {n}, Arrangement::kStrided);
-    const std::vector<double> vdy = dy.Values(), vx = x.Values();
-    sdy.FillValues(std::vector<float>(vdy.begin(), vdy.end()));
-    sx.FillValues(std::vector<float>(vx.begin(), vx.end()));
-    ASSERT_TRUE(RunSilu(dy, x, dx).ok());
-    ASSERT_TRUE(RunSilu(sdy, sx, sdx).ok());
-    const std::vector<double> got = dx.Values(), generic = sdx.Values();
-    SiluBackwardArgs a;
-    a.dy = dy.view(); a.x = x.view(); a.dx = dx.view();
-    const std::vector<double> want = ref::SiluBackward(a);
-    for (int64_t i = 0; i < n; ++i) {
-      ASSERT_EQ(std::memcmp(&got[i], &generic[i], sizeof(double)), 0) << "element " << i << " x = " << vx[i];
-      ASSERT_LE(std::fabs(got[i] - want[i]), Ulp16(dtype, want[i])) << "element " << i << " x = " << vx[i];
+  BothWaysOfDividing([] {
+    std::mt19937_64 rng(26);
+    for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+      SCOPED_TRACE(DTypeName(dtype));
+      const int64_t n = 4099;
+      Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n});
+      dy.FillRandom(rng, -1000, 1000);
+      x.FillRandom(rng, -20, 20);
+      Tensor sdy(dtype, {n}, Arrangement::kStrided), sx(dtype, {n}, Arrangement::kStrided);
+      Tensor sdx(dtype, {n}, Arrangement::kStrided);
+      const std::vector<double> vdy = dy.Values(), vx = x.Values();
+      sdy.FillValues(std::vector<float>(vdy.begin(), vdy.end()));
+      sx.FillValues(std::vector<float>(vx.begin(), vx.end()));
+      ASSERT_TRUE(RunSilu(dy, x, dx).ok());
+      ASSERT_TRUE(RunSilu(sdy, sx, sdx).ok());
+      const std::vector<double> got = dx.Values(), generic = sdx.Values();
+      SiluBackwardArgs a;
+      a.dy = dy.view(); a.x = x.view(); a.dx = dx.view();
+      const std::vector<double> want = ref::SiluBackward(a);
+      for (int64_t i = 0; i < n; ++i) {
+        ASSERT_EQ(std::memcmp(&got[i], &generic[i], sizeof(double)), 0) << "element " << i << " x = " << vx[i];
+        ASSERT_LE(std::fabs(got[i] - want[i]), Ulp16(dtype, want[i])) << "element " << i << " x = " << vx[i];
+      }
     }
-  }
+  });
 }
 
 // The SIMD span looks g up in the table on some CPUs and computes it on
@@ -169,27 +184,31 @@ TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
 // tail; and a broadcast x, whose g the span computes from its one value,
 // gives the same bits as the table's entry for it.
 TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
-  std::mt19937_64 rng(27);
-  for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
-    SCOPED_TRACE(DTypeName(dtype));
-    const int64_t n = (1 << 16) + 13;  // every pattern, then a tail
-    std::vector<uint16_t> x(n), dy(n), looked_up(n, 0xFFFF), computed(n, 0x7FFF);
-    for (int64_t i = 0; i < n; ++i) x[i] = static_cast<uint16_t>(i);
-    Tensor random_dy(dtype, {n});
-    random_dy.FillRandom(rng, -1000, 1000);
-    const TensorView& v = random_dy.view();
-    std::memcpy(dy.data(), static_cast<const uint16_t*>(v.data) + v.offset, n * sizeof(uint16_t));
-    const float* table = cpu::SiluSlopeTable(dtype);
-    ASSERT_NE(table, nullptr);
-    cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, looked_up.data(), n, table, false);
-    cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, computed.data(), n, nullptr, false);
-    for (int64_t i = 0; i < n; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "x bits " << x[i];
-    const int64_t m = 37;  // vectors and a tail
-    for (uint16_t bits : {0x3C00, 0xBFA4, 0xC2F7, 0x7F80, 0xFF80, 0x0001, 0x8001, 0x7F81, 0xFFC1}) {
-      const std::vector<uint16_t> copies(m, bits);
-      cpu::SiluSpan(dtype, dy.data(), 1, copies.data(), 1, looked_up.data(), m, table, false);
-      cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, computed.data(), m, nullptr, false);
-      for (int64_t i = 0; i < m; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x bits " << bits;
+  for (bool divide : {false, true}) {
+    SCOPED_TRACE(divide ? "dividing" : "reciprocal estimate");
+    std::mt19937_64 rng(27);
+    for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+      SCOPED_TRACE(DTypeName(dtype));
+      const int64_t n = (1 << 16) + 13;  // every pattern, then a tail
+      std::vector<uint16_t> x(n), dy(n), looked_up(n, 0xFFFF), computed(n, 0x7FFF);
+      for (int64_t i = 0; i < n; ++i) x[i] = static_cast<uint16_t>(i);
+      Tensor random_dy(dtype, {n});
+      random_dy.FillRandom(rng, -1000, 1000);
+      const TensorView& v = random_dy.view();
+      std::memcpy(dy.data(), static_cast<const uint16_t*>(v.data) + v.offset, n * sizeof(uint16_t));
+      const float* table = cpu::SiluSlopeTable(dtype, divide);
+      ASSERT_NE(table, nullptr);
+      ASSERT_NE(table, cpu::SiluSlopeTable(dtype, !divide));
+      cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, looked_up.data(), n, table, divide, false);
+      cpu::SiluSpan(dtype, dy.data(), 1, x.data(), 1, computed.data(), n, nullptr, divide, false);
+      for (int64_t i = 0; i < n; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "x bits " << x[i];
+      const int64_t m = 37;  // vectors and a tail
+      for (uint16_t bits : {0x3C00, 0xBFA4, 0xC2F7, 0x7F80, 0xFF80, 0x0001, 0x8001, 0x7F81, 0xFFC1}) {
+        const std::vector<uint16_t> copies(m, bits);
+        cpu::SiluSpan(dtype, dy.data(), 1, copies.data(), 1, looked_up.data(), m, table, divide, false);
+        cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, computed.data(), m, nullptr, divide, false);
+        for (int64_t i = 0; i < m; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x bits " << bits;
+      }
     }
   }
 }
@@ -198,34 +217,38 @@ TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
 // reciprocal may not be an estimate (AVX2's refined one gave 0.49999997).
 // 37 values: the vector and the tail paths.
 TEST(SiluBackward, ExactAtZero) {
-  std::mt19937_64 rng(25);
-  for (DType dtype : kDTypes) {
-    const int64_t n = 37;
-    Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n}), half(dtype, {n});
-    dy.FillRandom(rng, -1000, 1000);
-    x.FillValues(std::vector<float>(n, 0.0f));
-    std::vector<float> want;
-    for (double v : dy.Values()) want.push_back(static_cast<float>(v * 0.5));  // exact: a power of two
-    half.FillValues(want);
-    ASSERT_TRUE(RunSilu(dy, x, dx).ok());
-    EXPECT_EQ(dx.Bytes(), half.Bytes()) << DTypeName(dtype);
-  }
+  BothWaysOfDividing([] {
+    std::mt19937_64 rng(25);
+    for (DType dtype : kDTypes) {
+      const int64_t n = 37;
+      Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n}), half(dtype, {n});
+      dy.FillRandom(rng, -1000, 1000);
+      x.FillValues(std::vector<float>(n, 0.0f));
+      std::vector<float> want;
+      for (double v : dy.Values()) want.push_back(static_cast<float>(v * 0.5));  // exact: a power of two
+      half.FillValues(want);
+      ASSERT_TRUE(RunSilu(dy, x, dx).ok());
+      EXPECT_EQ(dx.Bytes(), half.Bytes()) << DTypeName(dtype);
+    }
+  });
 }
 
 TEST(SiluBackward, NonFiniteAndExtremeInputs) {
-  const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
-  const std::vector<float> xs = {nan, inf, -inf, 0.0f, -0.0f, 88.0f, -88.0f, 100.0f, -100.0f, 1e-30f, -1e-30f,
-                                 20.0f, -20.0f, 3.0f, -3.0f, 0.5f, 1e4f, -1e4f, 65504.0f, -65504.0f};
-  for (DType dtype : kDTypes) {
-    const int64_t n = static_cast<int64_t>(xs.size());
-    Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n});
-    std::vector<float> dys(xs.size(), 1.5f);
-    dys[5] = inf;
-    dys[6] = nan;
-    dy.FillValues(dys);
-    x.FillValues(xs);
-    CheckSilu(dy, x, dx);
-  }
+  BothWaysOfDividing([] {
+    const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+    const std::vector<float> xs = {nan, inf, -inf, 0.0f, -0.0f, 88.0f, -88.0f, 100.0f, -100.0f, 1e-30f, -1e-30f,
+                                   20.0f, -20.0f, 3.0f, -3.0f, 0.5f, 1e4f, -1e4f, 65504.0f, -65504.0f};
+    for (DType dtype : kDTypes) {
+      const int64_t n = static_cast<int64_t>(xs.size());
+      Tensor dy(dtype, {n}), x(dtype, {n}), dx(dtype, {n});
+      std::vector<float> dys(xs.size(), 1.5f);
+      dys[5] = inf;
+      dys[6] = nan;
+      dy.FillValues(dys);
+      x.FillValues(xs);
+      CheckSilu(dy, x, dx);
+    }
+  });
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cpu/convert.h"
+#include "cpu/silu.h"
 #include "gradops/ops.h"
 #include "ref/tolerance.h"
 
@@ -84,6 +85,16 @@ struct BFloat16InstructionsScope {
   ~BFloat16InstructionsScope() { cpu::SetBFloat16Instructions(true); }
   BFloat16InstructionsScope(const BFloat16InstructionsScope&) = delete;
   BFloat16InstructionsScope& operator=(const BFloat16InstructionsScope&) = delete;
+};
+
+// SiLU's g computed with or without division (cpu::SetSiluDivides) for its
+// lifetime, as before after.
+struct SiluDivisionScope {
+  explicit SiluDivisionScope(bool divide) : before(cpu::SiluDivides()) { cpu::SetSiluDivides(divide); }
+  ~SiluDivisionScope() { cpu::SetSiluDivides(before); }
+  SiluDivisionScope(const SiluDivisionScope&) = delete;
+  SiluDivisionScope& operator=(const SiluDivisionScope&) = delete;
+  const bool before;
 };
 
 }  // namespace testing

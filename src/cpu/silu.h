@@ -27,7 +27,8 @@ struct SiluSchedule {
   int64_t task_elements = 1;
   bool simd = false;    // same dtype everywhere and a unit-stride dx
   bool stream = false;  // dx far larger than the caches: non-temporal stores
-  const float* table = nullptr;  // g for 16-bit x (SiluSlopeTable), else nullptr
+  bool divide = false;           // computed g divides for 1 / (1 + e): SiluDivides()
+  const float* table = nullptr;  // g for 16-bit x (SiluSlopeTable(dtype, divide)), else nullptr
   bool look_up = false;          // the SIMD span gathers g from `table` instead of computing it
 };
 
@@ -35,17 +36,26 @@ SiluSchedule ScheduleSilu(const SiluProblem& problem, int threads);
 void RunSilu(const SiluProblem& problem, const SiluSchedule& schedule);
 
 // SIMD span: n elements of dx (contiguous); dy and x advance by step 1, or
-// stay on one element with step 0; `table`: SiluSlopeTable(dtype) to look g
-// up in, or nullptr to compute it (the same bits). With `stream`
-// (contiguous inputs), dx is stored non-temporally from its first aligned
-// element.
+// stay on one element with step 0; `table`: SiluSlopeTable(dtype, divide)
+// to look g up in, or nullptr to compute it (the same bits); `divide`: how
+// computed g gets 1 / (1 + e) (SiluDivides). With `stream` (contiguous
+// inputs), dx is stored non-temporally from its first aligned element.
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
-              const float* table, bool stream);
+              const float* table, bool divide, bool stream);
 
 // g(x) for all 65536 bit patterns of a 16-bit dtype (kFloat16 or
-// kBFloat16), by the span's vector code, into g[65536] (SiluSlopeTable
-// builds its tables with it).
-void SiluSlopes(DType dtype, float* g);
+// kBFloat16), by the span's vector code with `divide`, into g[65536]
+// (SiluSlopeTable builds its tables with it).
+void SiluSlopes(DType dtype, bool divide, float* g);
+
+// Whether computed g takes 1 / (1 + e) by a division (exact) rather than by
+// the x86 reciprocal estimate refined by Newton steps: where division was
+// measured faster (Zen 5, docs/performance.md attempt 67), unless set
+// otherwise. The two give different last bits, so a plan keeps its choice
+// (SiluSchedule::divide) and SiluSlopeTable has a table for each; the
+// setter lets tests check both on one machine. Thread-safe.
+bool SiluDivides();
+void SetSiluDivides(bool divide);
 
 // Whether the target the kernels dispatch to is one where gathering g was
 // measured against computing it (AVX-512): SiluSchedule::look_up needs it

@@ -1,6 +1,7 @@
 // Threads around the SiLU span kernel: the output is cut into fixed runs of
 // elements; each run walks the merged dimensions with an odometer.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 
@@ -20,12 +21,26 @@ namespace {
 float SiluGradScalar(float dy, float x) {
   const float e = std::exp(-std::fabs(x));
   const float inv = 1.0f / (1.0f + e);
-  const float s = x >= 0.0f ? inv : e * inv;
-  const float one_minus_s = x >= 0.0f ? e * inv : inv;
-  return dy * (s * std::fma(x, one_minus_s, 1.0f));
+  const float e_inv = e * inv;
+  const float s = x >= 0.0f ? inv : e_inv;
+  return dy * std::fma(x, e_inv * inv, s);
 }
 
+// Division against the refined estimate, measured from memory at 2 threads
+// (docs/performance.md, attempt 67): on a Zen 5 division made 16-bit SiLU
+// 10-15% faster (its divider takes a 16-lane division every 1.5 cycles or
+// so); on an AVX2 Zen 3 it made float32 12% slower (attempt 30). Intel and
+// Zen 4 keep the estimate, not measured with division.
+std::atomic<int> divides{-1};  // -1: this CPU's default
+
 }  // namespace
+
+bool SiluDivides() {
+  const int set = divides.load(std::memory_order_relaxed);
+  return set >= 0 ? set != 0 : ThisCpu() == CpuModel::kZen5;
+}
+
+void SetSiluDivides(bool divide) { divides.store(divide ? 1 : 0, std::memory_order_relaxed); }
 
 SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   SiluSchedule s;
@@ -38,7 +53,8 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   // g of a 16-bit x into a 16-bit dx from the table; into a float32 dx (mixed
   // dtypes, the generic path) computed per element (SiluGradScalar), whose
   // exponential is the C library's.
-  s.table = DTypeSize(p.dtype[2]) == 2 ? SiluSlopeTable(p.dtype[1]) : nullptr;  // built at plan time, once
+  s.divide = SiluDivides();
+  s.table = DTypeSize(p.dtype[2]) == 2 ? SiluSlopeTable(p.dtype[1], s.divide) : nullptr;  // built once, at plan time
   // Looking g up costs a gather per vector, computing it an exponential, a
   // reciprocal and about 15 more vector operations. Measured from memory at 2
   // threads on AVX-512 (docs/performance.md): on an Intel Xeon the gathers
@@ -73,7 +89,8 @@ void RunSilu(const SiluProblem& p, const SiluSchedule& s) {
                  static_cast<int>(p.stride[0][last]),
                  static_cast<const char*>(p.data[1]) + offset[1] * elem,
                  static_cast<int>(p.stride[1][last]),
-                 static_cast<char*>(p.data[2]) + offset[2] * elem, run, s.look_up ? s.table : nullptr, s.stream);
+                 static_cast<char*>(p.data[2]) + offset[2] * elem, run, s.look_up ? s.table : nullptr, s.divide,
+                 s.stream);
       } else {
         const int64_t step[3] = {p.stride[0][last], p.stride[1][last], p.stride[2][last]};
         for (int64_t k = 0; k < run; ++k) {

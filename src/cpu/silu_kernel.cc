@@ -36,25 +36,32 @@ HWY_INLINE V ExpNonPositive(DF df, V t) {
   const auto n = hn::Sub(shifted, kRound);
   V r = hn::MulAdd(n, hn::Set(df, -0.693145751953125f), t);
   r = hn::MulAdd(n, hn::Set(df, -1.428606765330187045e-6f), r);
-  auto p = hn::Set(df, 1.0f / 720);
-  p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 120));
-  p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 24));
-  p = hn::MulAdd(p, r, hn::Set(df, 1.0f / 6));
-  p = hn::MulAdd(p, r, hn::Set(df, 0.5f));
-  p = hn::MulAdd(p, r, hn::Set(df, 1.0f));
-  p = hn::MulAdd(p, r, hn::Set(df, 1.0f));
+  // p(r) = (1 + r) + r^2 * ((1/2 + r/6) + r^2 * (1/24 + r/120 + r^2/720)):
+  // Estrin's scheme, four FMAs deep where Horner's is six.
+  const auto r2 = hn::Mul(r, r);
+  const auto p01 = hn::Add(r, hn::Set(df, 1.0f));
+  const auto p23 = hn::MulAdd(r, hn::Set(df, 1.0f / 6), hn::Set(df, 0.5f));
+  auto p456 = hn::MulAdd(r, hn::Set(df, 1.0f / 720), hn::Set(df, 1.0f / 120));
+  p456 = hn::MulAdd(p456, r, hn::Set(df, 1.0f / 24));
+  const auto p = hn::MulAdd(hn::MulAdd(p456, r2, p23), r2, p01);
   const auto scaled = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(hn::BitCast(di, shifted))));
   return hn::IfThenElseZero(hn::Ge(t, hn::Set(df, -86.0f)), scaled);
 }
 
-// 1 / d: the hardware estimate and Newton steps r += r * (1 - d * r), each
-// doubling its correct bits. x86 estimates have 14 bits on AVX-512 and 12
-// before it, so one step there and two elsewhere (one left AVX2's off by an
-// ulp: 1 / 2 came out 0.49999997). Other architectures divide (NEON's
-// estimate has 8 bits).
-template <class DF, class V>
+// How the span gets g: looked up in the table of 16-bit x, or computed with
+// 1 / (1 + e) by a division or by the reciprocal estimate (silu.h,
+// SiluDivides). Fixed for a whole span, so its loops test nothing per vector.
+enum class SlopeBy { kTable, kDivision, kEstimate };
+
+// 1 / d: a division (kDivide), or on x86 the hardware estimate and Newton
+// steps r += r * (1 - d * r), each doubling its correct bits. x86 estimates
+// have 14 bits on AVX-512 and 12 before it, so one step there and two
+// elsewhere (one left AVX2's off by an ulp: 1 / 2 came out 0.49999997).
+// Other architectures divide (NEON's estimate has 8 bits).
+template <bool kDivide, class DF, class V>
 HWY_INLINE V Reciprocal(DF df, V d) {
 #if HWY_ARCH_X86
+  if constexpr (kDivide) return hn::Div(hn::Set(df, 1.0f), d);
   constexpr int kSteps = HWY_TARGET > HWY_AVX3 ? 2 : 1;
   const auto one = hn::Set(df, 1.0f);
   auto r = hn::ApproximateReciprocal(d);
@@ -65,29 +72,27 @@ HWY_INLINE V Reciprocal(DF df, V d) {
 #endif
 }
 
-// g(x) = s * (1 + x * (1 - s)), s = sigmoid(x): dx = dy * g(x). Scalar
-// math: e = exp(-|x|); inv = 1 / (1 + e);
-//       s = x >= 0 ? inv : e * inv;  1 - s = x >= 0 ? e * inv : inv.
-// 1 - s comes from e directly, never as a difference, so it keeps full
+// g(x) = s * (1 + x * (1 - s)) = s + x * s * (1 - s), s = sigmoid(x):
+// dx = dy * g(x). Scalar math: e = exp(-|x|); inv = 1 / (1 + e);
+//       s = x >= 0 ? inv : e * inv;  s * (1 - s) = e * inv * inv (either sign).
+// 1 - s is never formed as a difference, so s * (1 - s) keeps full
 // precision where s is close to 1.
-template <class DF, class V>
+template <bool kDivide, class DF, class V>
 HWY_INLINE V SiluSlope(DF df, V x) {
   const auto one = hn::Set(df, 1.0f);
   const auto e = ExpNonPositive(df, hn::Or(x, hn::SignBit(df)));  // -|x|
-  const auto inv = Reciprocal(df, hn::Add(one, e));
+  const auto inv = Reciprocal<kDivide>(df, hn::Add(one, e));
   const auto e_inv = hn::Mul(e, inv);
-  const auto positive = hn::Ge(x, hn::Zero(df));
-  const auto s = hn::IfThenElse(positive, inv, e_inv);
-  const auto one_minus_s = hn::IfThenElse(positive, e_inv, inv);
-  return hn::Mul(s, hn::MulAdd(x, one_minus_s, one));
+  const auto s = hn::IfThenElse(hn::Ge(x, hn::Zero(df)), inv, e_inv);
+  return hn::MulAdd(x, hn::Mul(e_inv, inv), s);
 }
 
-// g of Lanes(df) x: for 16-bit x looked up by their bits in the table of g
-// (silu_table.h, built by SiluSlope) where there is one, else computed: the
-// same bits either way. (float32 x has no table.)
-template <class DF, typename T>
+// g of Lanes(df) x: looked up by their bits in the table of g (16-bit x;
+// silu_table.h, built by SiluSlope), or computed: the same bits either way.
+template <SlopeBy kBy, class DF, typename T>
 HWY_INLINE hn::Vec<DF> Slope(DF df, const T* x, const float* table) {
-  if (sizeof(T) == 4 || table == nullptr) return SiluSlope(df, LoadF32(df, x));
+  static_assert(kBy != SlopeBy::kTable || sizeof(T) == 2, "a table for 16-bit x only");
+  if constexpr (kBy != SlopeBy::kTable) return SiluSlope<kBy == SlopeBy::kDivision>(df, LoadF32(df, x));
   const hn::RebindToSigned<DF> di32;
   const auto bits = hn::LoadU(hn::Rebind<uint16_t, DF>(), reinterpret_cast<const uint16_t*>(x));
   return hn::GatherIndex(df, table, hn::PromoteTo(di32, bits));
@@ -95,12 +100,12 @@ HWY_INLINE hn::Vec<DF> Slope(DF df, const T* x, const float* table) {
 
 #ifdef GRADOPS_BFLOAT16_PAIRS
 // The same for 2 * Lanes(df) bfloat16 x, in split order (convert-inl.h).
-template <class DF>
+template <SlopeBy kBy, class DF>
 HWY_INLINE void SlopePair(DF df, const hwy::bfloat16_t* x, const float* table, hn::Vec<DF>& g_a, hn::Vec<DF>& g_b) {
-  if (table == nullptr) {
+  if constexpr (kBy != SlopeBy::kTable) {
     LoadPairF32(df, x, g_a, g_b);
-    g_a = SiluSlope(df, g_a);
-    g_b = SiluSlope(df, g_b);
+    g_a = SiluSlope<kBy == SlopeBy::kDivision>(df, g_a);
+    g_b = SiluSlope<kBy == SlopeBy::kDivision>(df, g_b);
     return;
   }
   const hn::RebindToUnsigned<DF> du32;
@@ -138,18 +143,22 @@ HWY_INLINE void PrefetchAhead(const T* dy, const T* x, int64_t i, int64_t step, 
 }
 
 // kDyStep/kXStep: 1 for a contiguous input, 0 for one broadcast element.
-// `table`: g of 16-bit x to look up (silu_table.h), or nullptr: computed.
+// kBy: how g is found (`table`: g of 16-bit x, silu_table.h).
 // `native`: bfloat16 narrowed by the CPU's instruction where it has one.
-template <int kDyStep, int kXStep, bool kStream, typename T>
+template <int kDyStep, int kXStep, bool kStream, SlopeBy kBy, typename T>
 void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool native) {  // dx may be dy or x
   const hn::ScalableTag<float> df;
   const int64_t L = static_cast<int64_t>(hn::Lanes(df));
   const auto dy0 = kDyStep ? hn::Zero(df) : hn::Set(df, LoadScalar(dy));  // of a broadcast dy
-  const auto g0 = kXStep ? hn::Zero(df) : SiluSlope(df, hn::Set(df, LoadScalar(x)));  // of a broadcast x
+  const auto g0 = [&]() HWY_ATTR {  // g of a broadcast x, found as Slope finds it
+    if constexpr (kXStep) return hn::Zero(df);
+    if constexpr (kBy == SlopeBy::kTable) return hn::Set(df, table[*reinterpret_cast<const uint16_t*>(x)]);
+    return SiluSlope<kBy == SlopeBy::kDivision>(df, hn::Set(df, LoadScalar(x)));
+  }();
   // dx of the L values of x from xs (unless x is broadcast), given their dy.
   const auto grad = [&](hn::Vec<decltype(df)> vdy, const T* xs) HWY_ATTR {
     if constexpr (!kXStep) return hn::Mul(vdy, g0);
-    return hn::Mul(vdy, Slope(df, xs, table));
+    return hn::Mul(vdy, Slope<kBy>(df, xs, table));
   };
   int64_t i = 0;
 #ifdef GRADOPS_BFLOAT16_PAIRS
@@ -158,7 +167,7 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
       PrefetchAhead<kDyStep, kXStep>(dy, x, i, 2 * L, n);
       hn::Vec<decltype(df)> dy_a, dy_b, g_a, g_b;
       LoadPairF32(df, dy + i, dy_a, dy_b);
-      SlopePair(df, x + i, table, g_a, g_b);
+      SlopePair<kBy>(df, x + i, table, g_a, g_b);
       StorePairF32(df, hn::Mul(dy_a, g_a), hn::Mul(dy_b, g_b), dx + i, kStream, native);
     }
   }
@@ -191,7 +200,7 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
   }
 }
 
-template <typename T>
+template <SlopeBy kBy, typename T>
 void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n, const float* table,
             bool stream, bool native) {
   const T* a = static_cast<const T*>(dy);
@@ -202,13 +211,23 @@ void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, in
   const int64_t head = ElementsToAlignment(dx, hn::Lanes(df) * sizeof(float), sizeof(T), n);
   if (stream && dy_step && x_step && head >= 0) {
     // Plain stores up to the first aligned element, streaming ones after it.
-    Span<1, 1, false>(a, b, out, head, table, native);
-    return Span<1, 1, true>(a + head, b + head, out + head, n - head, table, native);
+    Span<1, 1, false, kBy>(a, b, out, head, table, native);
+    return Span<1, 1, true, kBy>(a + head, b + head, out + head, n - head, table, native);
   }
-  if (dy_step && x_step) return Span<1, 1, false>(a, b, out, n, table, native);
-  if (dy_step) return Span<1, 0, false>(a, b, out, n, table, native);
-  if (x_step) return Span<0, 1, false>(a, b, out, n, table, native);
-  return Span<0, 0, false>(a, b, out, n, table, native);
+  if (dy_step && x_step) return Span<1, 1, false, kBy>(a, b, out, n, table, native);
+  if (dy_step) return Span<1, 0, false, kBy>(a, b, out, n, table, native);
+  if (x_step) return Span<0, 1, false, kBy>(a, b, out, n, table, native);
+  return Span<0, 0, false, kBy>(a, b, out, n, table, native);
+}
+
+// g looked up where there is a table (16-bit x), else computed.
+template <typename T>
+void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n, const float* table,
+            bool divide, bool stream, bool native) {
+  constexpr SlopeBy kLookUp = sizeof(T) == 2 ? SlopeBy::kTable : SlopeBy::kDivision;  // float32: never a table
+  if (table != nullptr) return SpanOf<kLookUp, T>(dy, dy_step, x, x_step, dx, n, table, stream, native);
+  if (divide) return SpanOf<SlopeBy::kDivision, T>(dy, dy_step, x, x_step, dx, n, nullptr, stream, native);
+  SpanOf<SlopeBy::kEstimate, T>(dy, dy_step, x, x_step, dx, n, nullptr, stream, native);
 }
 
 // Gathers measured against computing g on AVX-512 targets alone (silu.h).
@@ -221,7 +240,7 @@ bool TargetMayGatherImpl() {
 }
 
 // g(x) for all 65536 bit patterns of a 16-bit T, by SiluSlope.
-template <typename T>
+template <bool kDivide, typename T>
 void SlopesOf(float* g) {
   static_assert(sizeof(T) == 2, "16-bit x");
   const hn::ScalableTag<float> df;
@@ -232,21 +251,24 @@ void SlopesOf(float* g) {
       const uint16_t b = static_cast<uint16_t>(bits + j);
       std::memcpy(&xs[j], &b, sizeof(b));
     }
-    hn::StoreU(SiluSlope(df, LoadF32(df, xs)), df, g + bits);
+    hn::StoreU(SiluSlope<kDivide>(df, LoadF32(df, xs)), df, g + bits);
   }
 }
 
-void SiluSlopesImpl(DType dtype, float* g) {  // dtype: kFloat16 or kBFloat16 (silu.h)
-  if (dtype == DType::kFloat16) return SlopesOf<hwy::float16_t>(g);
-  SlopesOf<hwy::bfloat16_t>(g);
+void SiluSlopesImpl(DType dtype, bool divide, float* g) {  // dtype: kFloat16 or kBFloat16 (silu.h)
+  if (dtype == DType::kFloat16) return divide ? SlopesOf<true, hwy::float16_t>(g) : SlopesOf<false, hwy::float16_t>(g);
+  divide ? SlopesOf<true, hwy::bfloat16_t>(g) : SlopesOf<false, hwy::bfloat16_t>(g);
 }
 
 void SiluSpanImpl(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
-                  const float* table, bool stream, bool native) {
+                  const float* table, bool divide, bool stream, bool native) {
   switch (dtype) {
-    case DType::kFloat32: return SpanOf<float>(dy, dy_step, x, x_step, dx, n, table, stream, native);
-    case DType::kFloat16: return SpanOf<hwy::float16_t>(dy, dy_step, x, x_step, dx, n, table, stream, native);
-    case DType::kBFloat16: return SpanOf<hwy::bfloat16_t>(dy, dy_step, x, x_step, dx, n, table, stream, native);
+    case DType::kFloat32:
+      return SpanOf<float>(dy, dy_step, x, x_step, dx, n, nullptr, divide, stream, native);
+    case DType::kFloat16:
+      return SpanOf<hwy::float16_t>(dy, dy_step, x, x_step, dx, n, table, divide, stream, native);
+    case DType::kBFloat16:
+      return SpanOf<hwy::bfloat16_t>(dy, dy_step, x, x_step, dx, n, table, divide, stream, native);
   }
 }
 
@@ -262,13 +284,14 @@ HWY_EXPORT(SiluSpanImpl);
 HWY_EXPORT(SiluSlopesImpl);
 HWY_EXPORT(TargetMayGatherImpl);
 
-void SiluSlopes(DType dtype, float* g) { HWY_DYNAMIC_DISPATCH(SiluSlopesImpl)(dtype, g); }
+void SiluSlopes(DType dtype, bool divide, float* g) { HWY_DYNAMIC_DISPATCH(SiluSlopesImpl)(dtype, divide, g); }
 
 bool SiluTargetMayGather() { return HWY_DYNAMIC_DISPATCH(TargetMayGatherImpl)(); }
 
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
-              const float* table, bool stream) {
-  HWY_DYNAMIC_DISPATCH(SiluSpanImpl)(dtype, dy, dy_step, x, x_step, dx, n, table, stream, BFloat16Instructions());
+              const float* table, bool divide, bool stream) {
+  HWY_DYNAMIC_DISPATCH(SiluSpanImpl)
+  (dtype, dy, dy_step, x, x_step, dx, n, table, divide, stream, BFloat16Instructions());
 }
 }  // namespace cpu
 }  // namespace gradops

@@ -8,24 +8,25 @@ namespace gradops {
 namespace cpu {
 namespace {
 
-std::unique_ptr<float[]> BuildTable(DType dtype) {
-  std::unique_ptr<float[]> table(new float[1 << 16]);
-  SiluSlopes(dtype, table.get());
-  return table;
+// One table per dtype and way of dividing, built on first use.
+template <DType kDType, bool kDivide>
+const float* TableOf() {
+  static const std::unique_ptr<float[]> table = [] {
+    std::unique_ptr<float[]> g(new float[1 << 16]);
+    SiluSlopes(kDType, kDivide, g.get());
+    return g;
+  }();
+  return table.get();
 }
 
 }  // namespace
 
-const float* SiluSlopeTable(DType dtype) {
+const float* SiluSlopeTable(DType dtype, bool divide) {
   switch (dtype) {
-    case DType::kBFloat16: {
-      static const std::unique_ptr<float[]> table = BuildTable(DType::kBFloat16);
-      return table.get();
-    }
-    case DType::kFloat16: {
-      static const std::unique_ptr<float[]> table = BuildTable(DType::kFloat16);
-      return table.get();
-    }
+    case DType::kBFloat16:
+      return divide ? TableOf<DType::kBFloat16, true>() : TableOf<DType::kBFloat16, false>();
+    case DType::kFloat16:
+      return divide ? TableOf<DType::kFloat16, true>() : TableOf<DType::kFloat16, false>();
     case DType::kFloat32: break;
   }
   return nullptr;

@@ -4,7 +4,8 @@
 // of them, computed once by the SIMD code that computes g per element
 // (SiluSlopes), so looking g up and computing it give the same bits on a
 // given machine and target (g's last bits depend on the target's FMA and
-// reciprocal estimate, as any float32 arithmetic of theirs does).
+// reciprocal estimate, as any float32 arithmetic of theirs does, and on
+// whether 1 / (1 + e) is divided: a table for each way).
 //
 // Where gathers are fast (Intel CPUs on AVX-512), the SIMD span looks g up
 // for contiguous x: one gather per vector instead of an exponential, a
@@ -20,10 +21,11 @@
 namespace gradops {
 namespace cpu {
 
-// The table of `dtype` (kBFloat16 or kFloat16), indexed by x's 16 bits;
+// The table of `dtype` (kBFloat16 or kFloat16), indexed by x's 16 bits, of
+// g computed with or without division (`divide`, silu.h: SiluDivides);
 // nullptr for kFloat32. Built on first use (well under a millisecond; 256
 // KiB each), then shared; thread-safe.
-const float* SiluSlopeTable(DType dtype);
+const float* SiluSlopeTable(DType dtype, bool divide);
 
 }  // namespace cpu
 }  // namespace gradops
