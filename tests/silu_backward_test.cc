@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "core/dtype.h"
 #include "cpu/silu.h"
 #include "cpu/silu_table.h"
 #include "ref/reference.h"
@@ -181,8 +182,8 @@ TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
 // The SIMD span looks g up in the table on some CPUs and computes it on
 // others (silu_table.h): both ways give the same bits, for every 16-bit x
 // (NaN, infinities and subnormals among them), in the vector loops and the
-// tail; and a broadcast x, whose g the span computes from its one value,
-// gives the same bits as the table's entry for it.
+// tail; and a broadcast x, whose g the span computes from its one value (or
+// looks up, given the table), gives the same bits as the table's entry.
 TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
   for (bool divide : {false, true}) {
     SCOPED_TRACE(divide ? "dividing" : "reciprocal estimate");
@@ -208,7 +209,55 @@ TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
         cpu::SiluSpan(dtype, dy.data(), 1, copies.data(), 1, looked_up.data(), m, table, divide, false);
         cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, computed.data(), m, nullptr, divide, false);
         for (int64_t i = 0; i < m; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x bits " << bits;
+        cpu::SiluSpan(dtype, dy.data(), 1, &bits, 0, computed.data(), m, table, divide, false);
+        for (int64_t i = 0; i < m; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x looked up, bits " << bits;
       }
+    }
+  }
+}
+
+// The same as float32, where no rounding to 16 bits hides a last-bit
+// difference: the table's g(x) for every 16-bit x, against g computed by the
+// float32 span (dy = 1) with the same way of dividing. (A table built the
+// other way, or a span ignoring `divide`, differs here on x86.)
+TEST(SiluBackward, TablesHoldTheSpansSlopes) {
+  for (bool divide : {false, true}) {
+    SCOPED_TRACE(divide ? "dividing" : "reciprocal estimate");
+    for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
+      SCOPED_TRACE(DTypeName(dtype));
+      const int64_t n = int64_t{1} << 16;
+      std::vector<float> x(n), ones(n, 1.0f), g(n, -7.0f);
+      for (int64_t i = 0; i < n; ++i) {
+        const uint16_t bits = static_cast<uint16_t>(i);
+        x[i] = dtype == DType::kBFloat16 ? BFloat16ToFloat(bits) : Float16ToFloat(bits);
+      }
+      cpu::SiluSpan(DType::kFloat32, ones.data(), 1, x.data(), 1, g.data(), n, nullptr, divide, false);
+      const float* table = cpu::SiluSlopeTable(dtype, divide);
+      for (int64_t i = 0; i < n; ++i) {
+        if (std::isnan(x[i])) {
+          ASSERT_TRUE(std::isnan(g[i]) && std::isnan(table[i])) << "x bits " << i;
+          continue;
+        }
+        ASSERT_EQ(std::memcmp(&g[i], &table[i], sizeof(float)), 0)
+            << "x bits " << i << ": computed " << g[i] << ", table " << table[i];
+      }
+    }
+  }
+}
+
+// A plan keeps one way of dividing, and the table made that way.
+TEST(SiluBackward, PlanKeepsItsWayOfDividing) {
+  for (bool divide : {false, true}) {
+    const SiluDivisionScope scope(divide);
+    for (DType dtype : kDTypes) {
+      Tensor dy(dtype, {100}), x(dtype, {100}), dx(dtype, {100});
+      cpu::SiluProblem p;
+      p.size[0] = p.numel = 100;
+      for (int k = 0; k < 3; ++k) p.stride[k][0] = 1, p.dtype[k] = dtype;
+      p.data[0] = dy.view().data, p.data[1] = x.view().data, p.data[2] = dx.view().data;
+      const cpu::SiluSchedule s = cpu::ScheduleSilu(p, 1);
+      EXPECT_EQ(s.divide, divide);
+      EXPECT_EQ(s.table, cpu::SiluSlopeTable(dtype, divide)) << DTypeName(dtype);
     }
   }
 }

@@ -21,14 +21,14 @@ namespace {
 float SiluGradScalar(float dy, float x) {
   const float e = std::exp(-std::fabs(x));
   const float inv = 1.0f / (1.0f + e);
-  const float e_inv = e * inv;
-  const float s = x >= 0.0f ? inv : e_inv;
-  return dy * std::fma(x, e_inv * inv, s);
+  const float s = x >= 0.0f ? inv : e * inv;
+  const float one_minus_s = x >= 0.0f ? e * inv : inv;
+  return dy * (s * std::fma(x, one_minus_s, 1.0f));
 }
 
 // Division against the refined estimate, measured from memory at 2 threads
 // (docs/performance.md, attempt 67): on a Zen 5 division made 16-bit SiLU
-// 10-15% faster (its divider takes a 16-lane division every 1.5 cycles or
+// 9-15% faster (its divider takes a 16-lane division every 1.5 cycles or
 // so); on an AVX2 Zen 3 it made float32 12% slower (attempt 30). Intel and
 // Zen 4 keep the estimate, not measured with division.
 std::atomic<int> divides{-1};  // -1: this CPU's default

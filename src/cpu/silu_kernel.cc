@@ -72,19 +72,24 @@ HWY_INLINE V Reciprocal(DF df, V d) {
 #endif
 }
 
-// g(x) = s * (1 + x * (1 - s)) = s + x * s * (1 - s), s = sigmoid(x):
-// dx = dy * g(x). Scalar math: e = exp(-|x|); inv = 1 / (1 + e);
-//       s = x >= 0 ? inv : e * inv;  s * (1 - s) = e * inv * inv (either sign).
-// 1 - s is never formed as a difference, so s * (1 - s) keeps full
-// precision where s is close to 1.
+// g(x) = s * (1 + x * (1 - s)), s = sigmoid(x): dx = dy * g(x). Scalar
+// math: e = exp(-|x|); inv = 1 / (1 + e);
+//       s = x >= 0 ? inv : e * inv;  1 - s = x >= 0 ? e * inv : inv.
+// 1 - s comes from e directly, never as a difference, so it keeps full
+// precision where s is close to 1. (s + x * s * (1 - s), with s * (1 - s) =
+// e * inv * inv for either sign, saves a select and was 3x more accurate
+// near g's root, but where e underflows (x < -86) it gives +0, not the -0
+// of the reference's rounding: docs/performance.md, attempt 67.)
 template <bool kDivide, class DF, class V>
 HWY_INLINE V SiluSlope(DF df, V x) {
   const auto one = hn::Set(df, 1.0f);
   const auto e = ExpNonPositive(df, hn::Or(x, hn::SignBit(df)));  // -|x|
   const auto inv = Reciprocal<kDivide>(df, hn::Add(one, e));
   const auto e_inv = hn::Mul(e, inv);
-  const auto s = hn::IfThenElse(hn::Ge(x, hn::Zero(df)), inv, e_inv);
-  return hn::MulAdd(x, hn::Mul(e_inv, inv), s);
+  const auto positive = hn::Ge(x, hn::Zero(df));
+  const auto s = hn::IfThenElse(positive, inv, e_inv);
+  const auto one_minus_s = hn::IfThenElse(positive, e_inv, inv);
+  return hn::Mul(s, hn::MulAdd(x, one_minus_s, one));
 }
 
 // g of Lanes(df) x: looked up by their bits in the table of g (16-bit x;
@@ -224,8 +229,9 @@ void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, in
 template <typename T>
 void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n, const float* table,
             bool divide, bool stream, bool native) {
-  constexpr SlopeBy kLookUp = sizeof(T) == 2 ? SlopeBy::kTable : SlopeBy::kDivision;  // float32: never a table
-  if (table != nullptr) return SpanOf<kLookUp, T>(dy, dy_step, x, x_step, dx, n, table, stream, native);
+  if constexpr (sizeof(T) == 2) {
+    if (table != nullptr) return SpanOf<SlopeBy::kTable, T>(dy, dy_step, x, x_step, dx, n, table, stream, native);
+  }
   if (divide) return SpanOf<SlopeBy::kDivision, T>(dy, dy_step, x, x_step, dx, n, nullptr, stream, native);
   SpanOf<SlopeBy::kEstimate, T>(dy, dy_step, x, x_step, dx, n, nullptr, stream, native);
 }
