@@ -77,8 +77,7 @@ def main():
     gradops = os.path.join(args.build, "gradops")
     bench = json.loads(run([gradops, "bench", "--json"] + quick + memory))
     accuracy = json_lines(run([gradops, "accuracy"] + quick))
-    ceiling = {row["threads"]: row["ceiling_gbps"] for row in bench}
-    thread_counts = sorted(ceiling)
+    thread_counts = sorted({row["threads"] for row in bench})
 
     norm_shapes = sorted({tuple(r["shape"]) for r in bench if r["op"] == "layer_norm_backward"})
     peers = []
@@ -107,15 +106,15 @@ def main():
     except (subprocess.CalledProcessError, FileNotFoundError) as e:
         torch_status = "failed: %s" % e
 
-    write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_status, threads_all)
-    write_chart(args, bench, peers, ceiling)
+    write_markdown(args, bench, accuracy, peers, onednn_status, torch_status, threads_all)
+    write_chart(args, bench, peers)
 
 
 def key(r):
     return (r["op"], r["dtype"], tuple(r["shape"]), r["threads"])
 
 
-def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_status, threads_all):
+def write_markdown(args, bench, accuracy, peers, onednn_status, torch_status, threads_all):
     today = datetime.date.today().isoformat()
     peer_by = {}
     for p in peers:
@@ -124,8 +123,13 @@ def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_s
     lines = []
     lines.append("## Run of %s on %s (%d hardware threads)" % (today, cpu_name(), threads_all))
     lines.append("")
-    lines.append("Ceiling (best of a plain and a non-temporal-store triad, same threads): " +
-                 ", ".join("%d thread%s %.1f GB/s" % (t, "s" if t > 1 else "", c) for t, c in sorted(ceiling.items())))
+    ranges = []
+    for t in sorted({r["threads"] for r in bench}):
+        c = [r["ceiling_gbps"] for r in bench if r["threads"] == t]
+        ranges.append("%d thread%s %.1f-%.1f GB/s" % (t, "s" if t > 1 else "", min(c), max(c)))
+    lines.append("Ceiling, for each row: a triad with the same threads (plain or non-temporal stores, whichever "
+                 "was faster at the start) just before and just after the row, the larger of the two; over the "
+                 "rows: " + ", ".join(ranges) + ".")
     lines.append("Memory: %s%s." % ("every tensor and the triad's arrays advised for large pages (--huge-pages; "
                                     "PyTorch with THP_MEM_ALLOC_ENABLE=1)" if args.huge_pages else "ordinary pages",
                                     "; gradops' and oneDNN's tensors and the triad's arrays staggered within their "
@@ -136,14 +140,15 @@ def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_s
     lines.append("Peers: %s; %s. GB/s counts x and dy read and dx written (3*M*N*element) plus the small "
                  "vectors; ratio = GB/s / ceiling." % (onednn_status, torch_status))
     lines.append("")
-    lines.append("| operator | dtype | shape | threads | gradops ms | GB/s | ratio | oneDNN GB/s | PyTorch GB/s |")
-    lines.append("|---|---|---|---|---|---|---|---|---|")
+    lines.append("| operator | dtype | shape | threads | gradops ms | GB/s | ceiling GB/s | ratio | oneDNN GB/s "
+                 "| PyTorch GB/s |")
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
     for r in bench:
         p = peer_by.get(key(r), {})
         fmt = lambda s: "%.1f" % p[s]["gbps"] if s in p else "-"
-        lines.append("| %s | %s | %s | %d | %.3f | %.1f | %.2f | %s | %s |" % (
-            r["op"], r["dtype"], shape_text(r["shape"]), r["threads"], r["ms"], r["gbps"], r["ratio"],
-            fmt("onednn"), fmt("pytorch")))
+        lines.append("| %s | %s | %s | %d | %.3f | %.1f | %.1f | %.2f | %s | %s |" % (
+            r["op"], r["dtype"], shape_text(r["shape"]), r["threads"], r["ms"], r["gbps"], r["ceiling_gbps"],
+            r["ratio"], fmt("onednn"), fmt("pytorch")))
     lines.append("")
     lines.append("Accuracy on identical inputs: largest |error| / max(1, max|reference|) per output, against the "
                  "float64 reference (gradops, oneDNN) or the same operation in float64 (PyTorch). dgamma/dbeta are "
@@ -170,7 +175,7 @@ def write_markdown(args, bench, accuracy, peers, ceiling, onednn_status, torch_s
     print("wrote", path, file=sys.stderr)
 
 
-def write_chart(args, bench, peers, ceiling):
+def write_chart(args, bench, peers):
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -178,23 +183,25 @@ def write_chart(args, bench, peers, ceiling):
     except ImportError:
         print("matplotlib missing: no chart", file=sys.stderr)
         return
-    t = max(ceiling)
+    t = max(r["threads"] for r in bench)
     ops = ["layer_norm_backward", "rms_norm_backward", "silu_backward"]
     fig, axes = plt.subplots(1, 2, figsize=(13, 5), sharey=True)
     for ax, dtype in zip(axes, ["float32", "bfloat16"]):
-        labels, series = [], {"gradops": [], "oneDNN": [], "PyTorch": []}
+        labels, ceilings, series = [], [], {"gradops": [], "oneDNN": [], "PyTorch": []}
         for r in bench:
             if r["threads"] != t or r["dtype"] != dtype or r["op"] not in ops:
                 continue
             labels.append("%s\n%s" % (r["op"].replace("_backward", ""), shape_text(r["shape"])))
             series["gradops"].append(r["gbps"])
+            ceilings.append(r["ceiling_gbps"])
             for name, sys_key in (("oneDNN", "onednn"), ("PyTorch", "pytorch")):
                 match = [p["gbps"] for p in peers if key(p) == key(r) and p["system"].startswith(sys_key)]
                 series[name].append(match[0] if match else 0)
         width = 0.27
         for i, (name, values) in enumerate(series.items()):
             ax.bar([x + (i - 1) * width for x in range(len(labels))], values, width, label=name)
-        ax.axhline(ceiling[t], color="black", linestyle="--", label="triad ceiling")
+        ax.plot(range(len(labels)), ceilings, color="black", marker="_", markersize=22, linestyle="none",
+                label="triad ceiling beside the row")
         ax.set_xticks(range(len(labels)))
         ax.set_xticklabels(labels, fontsize=7, rotation=60)
         ax.set_title("%s, %d threads" % (dtype, t))

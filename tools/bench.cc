@@ -1,7 +1,8 @@
 // `gradops bench`: the triad bandwidth ceiling, then every operator on the
 // benchmark shapes, fp32/bf16/fp16, at 1 thread and at all threads, each as
 // the median of several timed runs after a warm-up, each from memory (the
-// caches emptied first: ColdMedianMs). Prints a table, or JSON.
+// caches emptied first: ColdMedianMs), with the triad measured again beside
+// each row for its ratio. Prints a table, or JSON.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -23,35 +24,48 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// Best of a plain and a non-temporal-store triad, GB/s (two reads and one
-// write of n floats), over arrays well past the last-level cache.
-double TriadCeiling(int threads, int64_t n, int reps, HostPlacement placement) {
-  const auto array = [&] {
-    return std::unique_ptr<float[], void (*)(void*)>(
-        static_cast<float*>(AllocateHostMemory(static_cast<size_t>(n) * sizeof(float), placement)), FreeHostMemory);
-  };
-  const auto a = array(), b = array(), c = array();
-  if (!a || !b || !c) return 0;
-  ParallelFor(threads, threads, [&](int64_t t, int) {  // first touch by the thread that uses the pages
-    const int64_t begin = n * t / threads, end = n * (t + 1) / threads;
-    for (int64_t i = begin; i < end; ++i) {
-      a[i] = 0.5f;
-      b[i] = 1.0f + static_cast<float>(i & 7);
-      c[i] = 2.0f - static_cast<float>(i & 3);
-    }
-  });
-  double best = 0;
-  for (bool nt : {false, true}) {
-    const double ms = ColdMedianMs(reps, [&] {
+// The triad a = b + s * c over three arrays of n floats, well past the
+// last-level cache: GB/s counts two reads and one write of n floats.
+class Triad {
+ public:
+  Triad(int64_t n, HostPlacement placement)
+      : n_(n), a_(Allocate(placement)), b_(Allocate(placement)), c_(Allocate(placement)) {
+    if (!ok()) return;
+    const int all = NumThreads();
+    ParallelFor(all, all, [&](int64_t t, int) {  // first touch by the thread that uses the pages (all threads)
+      const int64_t begin = n_ * t / all, end = n_ * (t + 1) / all;
+      for (int64_t i = begin; i < end; ++i) {
+        a_[i] = 0.5f;
+        b_[i] = 1.0f + static_cast<float>(i & 7);
+        c_[i] = 2.0f - static_cast<float>(i & 3);
+      }
+    });
+  }
+
+  bool ok() const { return a_ && b_ && c_; }
+
+  // Median GB/s of `reps` runs with plain or non-temporal (nt) stores.
+  double GBps(int threads, bool nt, int reps) {
+    const double ms = MedianMs(reps, [&] {
       ParallelFor(threads, threads, [&](int64_t t, int) {
-        const int64_t begin = (n * t / threads) & ~int64_t{63}, end = t + 1 == threads ? n : (n * (t + 1) / threads) & ~int64_t{63};
-        cpu::Triad(a.get() + begin, b.get() + begin, c.get() + begin, 3.0f, end - begin, nt);
+        const int64_t begin = (n_ * t / threads) & ~int64_t{63};
+        const int64_t end = t + 1 == threads ? n_ : (n_ * (t + 1) / threads) & ~int64_t{63};
+        cpu::Triad(a_.get() + begin, b_.get() + begin, c_.get() + begin, 3.0f, end - begin, nt);
       });
     });
-    best = std::max(best, 12.0 * static_cast<double>(n) / (ms * 1e6));
+    return 12.0 * static_cast<double>(n_) / (ms * 1e6);
   }
-  return best;
-}
+
+ private:
+  using Buffer = std::unique_ptr<float[], void (*)(void*)>;
+  Buffer Allocate(HostPlacement placement) const {
+    return Buffer(static_cast<float*>(AllocateHostMemory(static_cast<size_t>(n_) * sizeof(float), placement)),
+                  FreeHostMemory);
+  }
+
+  int64_t n_;
+  Buffer a_, b_, c_;
+};
 
 // Planning plus running a 1x1024 LayerNorm backward, in microseconds.
 double PlanCostUs() {
@@ -74,22 +88,31 @@ int RunBench(const BenchOptions& options) {
   const int reps = options.quick ? 3 : 7;
   const int64_t triad_n = options.quick ? (int64_t{1} << 24) : (int64_t{1} << 26);
 
-  std::vector<double> ceilings;
-  for (int t : thread_counts) {
-    ceilings.push_back(TriadCeiling(t, triad_n, reps, options.memory));
-    if (ceilings.back() <= 0) {
-      std::fprintf(stderr, "bench: no memory for the triad's arrays\n");
-      return 1;
-    }
+  // The ceiling: at the start, the faster of plain and non-temporal stores
+  // for each thread count; beside each row, that faster kind again just
+  // before and just after the row, the larger of the two (this machine's
+  // bandwidth of that minute: on shared machines it moves by tens of
+  // percent within minutes, docs/performance.md).
+  Triad triad(triad_n, options.memory);
+  if (!triad.ok()) {
+    std::fprintf(stderr, "bench: no memory for the triad's arrays\n");
+    return 1;
   }
+  std::vector<bool> nt_faster;
   if (!options.json) {
     std::printf("memory: %s%s\n", options.memory.huge_pages ? "advised for large pages (--huge-pages)" : "ordinary pages",
                 options.memory.staggered ? ", tensors staggered within their pages (--staggered)" : "");
-    for (size_t i = 0; i < thread_counts.size(); ++i) {
-      std::printf("triad ceiling, %d thread%s: %.1f GB/s\n", thread_counts[i], thread_counts[i] > 1 ? "s" : "",
-                  ceilings[i]);
+  }
+  for (int t : thread_counts) {
+    EvictCaches();
+    const double plain = triad.GBps(t, false, reps), nt = triad.GBps(t, true, reps);
+    nt_faster.push_back(nt > plain);
+    if (!options.json) {
+      std::printf("triad ceiling at the start, %d thread%s: %.1f GB/s (%s stores); each row's beside it\n", t,
+                  t > 1 ? "s" : "", std::max(plain, nt), nt > plain ? "non-temporal" : "plain");
     }
   }
+  const int ceiling_reps = 3;
 
   std::vector<DType> dtypes = {DType::kFloat32, DType::kBFloat16, DType::kFloat16};
   if (options.quick) dtypes = {DType::kFloat32, DType::kBFloat16};
@@ -109,9 +132,11 @@ int RunBench(const BenchOptions& options) {
           return 1;
         }
         std::vector<unsigned char> workspace(plan.workspace_bytes());
+        const double before = triad.GBps(thread_counts[ti], nt_faster[ti], ceiling_reps);
         const double ms = ColdMedianMs(reps, [&] { Run(plan, workspace.data(), workspace.size()); });
+        const double after = triad.GBps(thread_counts[ti], nt_faster[ti], ceiling_reps);
         BenchRow r{c.op, dtype, c.shape, thread_counts[ti], "cpu", ms, problem.bytes_moved() / (ms * 1e6),
-                   ceilings[ti]};
+                   std::max(before, after)};
         rows.push_back(r);
         if (!options.json) PrintRow(r);
       }

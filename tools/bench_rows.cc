@@ -7,12 +7,13 @@ namespace gradops {
 namespace tool {
 
 void PrintRowHeader() {
-  std::printf("%-22s %-9s %-11s %7s %10s %8s %7s\n", "operator", "dtype", "shape", "threads", "ms", "GB/s", "ratio");
+  std::printf("%-22s %-9s %-11s %7s %10s %8s %8s %7s\n", "operator", "dtype", "shape", "threads", "ms", "GB/s",
+              "ceiling", "ratio");
 }
 
 void PrintRow(const BenchRow& r) {
-  std::printf("%-22s %-9s %-11s %7d %10.3f %8.1f %7.2f\n", OpName(r.op), DTypeName(r.dtype),
-              ShapeString(r.shape).c_str(), r.threads, r.ms, r.gbps, r.gbps / r.ceiling_gbps);
+  std::printf("%-22s %-9s %-11s %7d %10.3f %8.1f %8.1f %7.2f\n", OpName(r.op), DTypeName(r.dtype),
+              ShapeString(r.shape).c_str(), r.threads, r.ms, r.gbps, r.ceiling_gbps, r.gbps / r.ceiling_gbps);
   std::fflush(stdout);
 }
 
