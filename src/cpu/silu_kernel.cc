@@ -19,13 +19,15 @@ namespace cpu {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// e^t for t <= 0, to a relative error of 1.6e-7; 0 below t = -86, where
-// e^t < 5e-38 and the scaling below would leave the normal range.
-// Scalar math: n = round(t / ln 2); r = t - n * ln 2 (ln 2 in two parts,
-// exact products); e^t = p(r) * 2^n with p the degree-6 Taylor polynomial
-// of e^r. (A 16-bit x computed with degree 4 was about 8% faster, but g near
-// its root at x = -1.28 then lost float16's precision: docs/performance.md,
-// attempt 65.)
+// e^t for t <= 0; 0 below t = -86, where e^t < 5e-38 and the scaling below
+// would leave the normal range. Scalar math: n = round(t / ln 2); r = t -
+// n * ln 2 (with FMA one step, ln 2 rounded to float: r off by n * 1.9e-9,
+// at most 2.4e-7); e^t = p(r) * 2^n with p of degree 5 fitted to e^r on
+// [-ln 2 / 2, ln 2 / 2] for the least largest relative error (2.3e-7
+// evaluated in float32, p(0) = 1 exactly; the degree-6 Taylor polynomial's
+// was 2.5e-7). Each takes an operation off g's dependent chain, which bounds
+// its speed (docs/performance.md, attempt 69; a 16-bit x computed with
+// degree 4 lost float16's precision near g's root, attempt 65).
 template <class DF, class V>
 HWY_INLINE V ExpNonPositive(DF df, V t) {
   const hn::RebindToSigned<DF> di;
@@ -34,16 +36,21 @@ HWY_INLINE V ExpNonPositive(DF df, V t) {
   const auto kRound = hn::Set(df, 12582912.0f);
   const auto shifted = hn::MulAdd(t, hn::Set(df, 1.44269504088896341f), kRound);
   const auto n = hn::Sub(shifted, kRound);
+#if HWY_NATIVE_FMA
+  const V r = hn::MulAdd(n, hn::Set(df, -0.693147182f), t);  // one rounding: off by n * 1.9e-9
+#else
+  // Without FMA n * ln 2 would be rounded (off by 4e-6 at n = 104): ln 2 in
+  // two parts, the first's products exact.
   V r = hn::MulAdd(n, hn::Set(df, -0.693145751953125f), t);
   r = hn::MulAdd(n, hn::Set(df, -1.428606765330187045e-6f), r);
-  // p(r) = (1 + r) + r^2 * ((1/2 + r/6) + r^2 * (1/24 + r/120 + r^2/720)):
-  // Estrin's scheme, four FMAs deep where Horner's is six.
+#endif
+  // p(r) = (c0 + c1 r) + r^2 * ((c2 + c3 r) + r^2 * (c4 + c5 r)): Estrin's
+  // scheme, three FMAs deep where Horner's is five.
   const auto r2 = hn::Mul(r, r);
-  const auto p01 = hn::Add(r, hn::Set(df, 1.0f));
-  const auto p23 = hn::MulAdd(r, hn::Set(df, 1.0f / 6), hn::Set(df, 0.5f));
-  auto p456 = hn::MulAdd(r, hn::Set(df, 1.0f / 720), hn::Set(df, 1.0f / 120));
-  p456 = hn::MulAdd(p456, r, hn::Set(df, 1.0f / 24));
-  const auto p = hn::MulAdd(hn::MulAdd(p456, r2, p23), r2, p01);
+  const auto p01 = hn::MulAdd(r, hn::Set(df, 0.999999702f), hn::Set(df, 1.0f));
+  const auto p23 = hn::MulAdd(r, hn::Set(df, 0.166676357f), hn::Set(df, 0.499991506f));
+  const auto p45 = hn::MulAdd(r, hn::Set(df, 0.00829031505f), hn::Set(df, 0.0418979302f));
+  const auto p = hn::MulAdd(hn::MulAdd(p45, r2, p23), r2, p01);
   const auto scaled = hn::BitCast(df, hn::Add(hn::BitCast(di, p), hn::ShiftLeft<23>(hn::BitCast(di, shifted))));
   return hn::IfThenElseZero(hn::Ge(t, hn::Set(df, -86.0f)), scaled);
 }
