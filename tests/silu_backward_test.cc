@@ -25,13 +25,14 @@ Status RunSilu(const Tensor& dy, const Tensor& x, const Tensor& dx) {
 }
 
 // Runs `body` with g computed by division and by the refined reciprocal
-// estimate (cpu/silu.h: SiluDivides), whichever this CPU would choose.
+// estimate (cpu/silu.h: SiluDivides), whichever this CPU would choose, and
+// tells it which (true: dividing).
 template <class Body>
 void BothWaysOfDividing(Body body) {
   for (bool divide : {false, true}) {
     SCOPED_TRACE(divide ? "dividing" : "reciprocal estimate");
     const SiluDivisionScope scope(divide);
-    body();
+    body(divide);
   }
 }
 
@@ -45,7 +46,7 @@ void CheckSilu(const Tensor& dy, const Tensor& x, const Tensor& dx) {
 }
 
 TEST(SiluBackward, SameShapesAllArrangements) {
-  BothWaysOfDividing([] {
+  BothWaysOfDividing([](bool) {
     std::mt19937_64 rng(21);
     const Arrangement ins[5] = {Arrangement::kContiguous, Arrangement::kTransposed, Arrangement::kStrided,
                                 Arrangement::kOffset, Arrangement::kBroadcast};
@@ -152,7 +153,7 @@ double Ulp16(DType dtype, double v) {
 // pairs, and its tail) and strided ones (the generic path) give the same
 // bits, each within one unit in the last place of the float64 reference.
 TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
-  BothWaysOfDividing([] {
+  BothWaysOfDividing([](bool) {
     std::mt19937_64 rng(26);
     for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
       SCOPED_TRACE(DTypeName(dtype));
@@ -185,8 +186,7 @@ TEST(SiluBackward, SixteenBitSameBitsOnEveryPath) {
 // tail; and a broadcast x, whose g the span computes from its one value (or
 // looks up, given the table), gives the same bits as the table's entry.
 TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
-  for (bool divide : {false, true}) {
-    SCOPED_TRACE(divide ? "dividing" : "reciprocal estimate");
+  BothWaysOfDividing([](bool divide) {
     std::mt19937_64 rng(27);
     for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
       SCOPED_TRACE(DTypeName(dtype));
@@ -213,7 +213,7 @@ TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
         for (int64_t i = 0; i < m; ++i) ASSERT_EQ(looked_up[i], computed[i]) << "broadcast x looked up, bits " << bits;
       }
     }
-  }
+  });
 }
 
 // The same as float32, where no rounding to 16 bits hides a last-bit
@@ -221,8 +221,7 @@ TEST(SiluBackward, LookedUpAndComputedSlopesSameBits) {
 // float32 span (dy = 1) with the same way of dividing. (A table built the
 // other way, or a span ignoring `divide`, differs here on x86.)
 TEST(SiluBackward, TablesHoldTheSpansSlopes) {
-  for (bool divide : {false, true}) {
-    SCOPED_TRACE(divide ? "dividing" : "reciprocal estimate");
+  BothWaysOfDividing([](bool divide) {
     for (DType dtype : {DType::kBFloat16, DType::kFloat16}) {
       SCOPED_TRACE(DTypeName(dtype));
       const int64_t n = int64_t{1} << 16;
@@ -242,13 +241,12 @@ TEST(SiluBackward, TablesHoldTheSpansSlopes) {
             << "x bits " << i << ": computed " << g[i] << ", table " << table[i];
       }
     }
-  }
+  });
 }
 
 // A plan keeps one way of dividing, and the table made that way.
 TEST(SiluBackward, PlanKeepsItsWayOfDividing) {
-  for (bool divide : {false, true}) {
-    const SiluDivisionScope scope(divide);
+  BothWaysOfDividing([](bool divide) {
     for (DType dtype : kDTypes) {
       Tensor dy(dtype, {100}), x(dtype, {100}), dx(dtype, {100});
       cpu::SiluProblem p;
@@ -259,14 +257,14 @@ TEST(SiluBackward, PlanKeepsItsWayOfDividing) {
       EXPECT_EQ(s.divide, divide);
       EXPECT_EQ(s.table, cpu::SiluSlopeTable(dtype, divide)) << DTypeName(dtype);
     }
-  }
+  });
 }
 
 // sigmoid(0) = 1/2, so at x = 0 every dtype's dx is dy / 2 exactly: the
 // reciprocal may not be an estimate (AVX2's refined one gave 0.49999997).
 // 37 values: the vector and the tail paths.
 TEST(SiluBackward, ExactAtZero) {
-  BothWaysOfDividing([] {
+  BothWaysOfDividing([](bool) {
     std::mt19937_64 rng(25);
     for (DType dtype : kDTypes) {
       const int64_t n = 37;
@@ -283,7 +281,7 @@ TEST(SiluBackward, ExactAtZero) {
 }
 
 TEST(SiluBackward, NonFiniteAndExtremeInputs) {
-  BothWaysOfDividing([] {
+  BothWaysOfDividing([](bool) {
     const float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
     const std::vector<float> xs = {nan, inf, -inf, 0.0f, -0.0f, 88.0f, -88.0f, 100.0f, -100.0f, 1e-30f, -1e-30f,
                                    20.0f, -20.0f, 3.0f, -3.0f, 0.5f, 1e4f, -1e4f, 65504.0f, -65504.0f};

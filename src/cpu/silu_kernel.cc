@@ -59,6 +59,7 @@ HWY_INLINE V ExpNonPositive(DF df, V t) {
 // 1 / (1 + e) by a division or by the reciprocal estimate (silu.h,
 // SiluDivides). Fixed for a whole span, so its loops test nothing per vector.
 enum class SlopeBy { kTable, kDivision, kEstimate };
+constexpr bool Divides(SlopeBy by) { return by == SlopeBy::kDivision; }
 
 // 1 / d: a division (kDivide), or on x86 the hardware estimate and Newton
 // steps r += r * (1 - d * r), each doubling its correct bits. x86 estimates
@@ -104,7 +105,7 @@ HWY_INLINE V SiluSlope(DF df, V x) {
 template <SlopeBy kBy, class DF, typename T>
 HWY_INLINE hn::Vec<DF> Slope(DF df, const T* x, const float* table) {
   static_assert(kBy != SlopeBy::kTable || sizeof(T) == 2, "a table for 16-bit x only");
-  if constexpr (kBy != SlopeBy::kTable) return SiluSlope<kBy == SlopeBy::kDivision>(df, LoadF32(df, x));
+  if constexpr (kBy != SlopeBy::kTable) return SiluSlope<Divides(kBy)>(df, LoadF32(df, x));
   const hn::RebindToSigned<DF> di32;
   const auto bits = hn::LoadU(hn::Rebind<uint16_t, DF>(), reinterpret_cast<const uint16_t*>(x));
   return hn::GatherIndex(df, table, hn::PromoteTo(di32, bits));
@@ -116,8 +117,8 @@ template <SlopeBy kBy, class DF>
 HWY_INLINE void SlopePair(DF df, const hwy::bfloat16_t* x, const float* table, hn::Vec<DF>& g_a, hn::Vec<DF>& g_b) {
   if constexpr (kBy != SlopeBy::kTable) {
     LoadPairF32(df, x, g_a, g_b);
-    g_a = SiluSlope<kBy == SlopeBy::kDivision>(df, g_a);
-    g_b = SiluSlope<kBy == SlopeBy::kDivision>(df, g_b);
+    g_a = SiluSlope<Divides(kBy)>(df, g_a);
+    g_b = SiluSlope<Divides(kBy)>(df, g_b);
     return;
   }
   const hn::RebindToUnsigned<DF> du32;
@@ -165,7 +166,7 @@ void Span(const T* dy, const T* x, T* dx, int64_t n, const float* table, bool na
   const auto g0 = [&]() HWY_ATTR {  // g of a broadcast x, found as Slope finds it
     if constexpr (kXStep) return hn::Zero(df);
     if constexpr (kBy == SlopeBy::kTable) return hn::Set(df, table[*reinterpret_cast<const uint16_t*>(x)]);
-    return SiluSlope<kBy == SlopeBy::kDivision>(df, hn::Set(df, LoadScalar(x)));
+    return SiluSlope<Divides(kBy)>(df, hn::Set(df, LoadScalar(x)));
   }();
   // dx of the L values of x from xs (unless x is broadcast), given their dy.
   const auto grad = [&](hn::Vec<decltype(df)> vdy, const T* xs) HWY_ATTR {
