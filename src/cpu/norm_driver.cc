@@ -224,18 +224,25 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
       // wider rows four at a time (float32 256x65536: 47 GB/s at 4, 32 at 8, 26 at 1).
       // On a Zen 5, rows of 4 KiB too go fastest one at a time (float32
       // 16384x1024: +27% at 2 threads, +44% at 1; docs/performance.md,
-      // attempt 66); wider rows measured alike at 1 and 4 rows.
+      // attempt 66); wider rows measured alike at 1 and 4 rows, and fastest
+      // two at a time once the next block's first lines were prefetched
+      // (SweepColumns): +9% to +20% at 2 threads, +11% to +43% at 1
+      // (attempt 73).
       const int64_t tile_row_bytes = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype));
-      const bool alone = tile_row_bytes < 4096 || (ThisCpu() == CpuModel::kZen5 && tile_row_bytes == 4096);
-      s.block_rows = alone ? 1 : 4;
+      const bool zen5 = ThisCpu() == CpuModel::kZen5;
+      const bool alone = tile_row_bytes < 4096 || (zen5 && tile_row_bytes == 4096);
+      s.block_rows = alone ? 1 : zen5 ? 2 : 4;
     }
   }
 
   s.stream_dx = p.want_dx && !s.packed &&
                 StreamOutput(static_cast<double>(p.M) * static_cast<double>(p.N) * DTypeSize(p.dx.dtype));
   const int64_t block_bytes = s.block_rows * p.N * 2 * static_cast<int64_t>(DTypeSize(dtype));
-  s.prefetch_next_block = !s.packed && !s.sweep_rows && !s.fused_rows && p.want_dx && !p.want_res &&
-                          PrefetchNextBlock(block_bytes);
+  // Column sums prefetch the next block's rows as each row's own prefetch
+  // reaches its end (SweepColumns).
+  s.prefetch_next_block = !s.packed && ((!s.sweep_rows && !s.fused_rows && p.want_dx && !p.want_res &&
+                                         PrefetchNextBlock(block_bytes)) ||
+                                        column_sums);
 
   const size_t n = static_cast<size_t>(p.N);
   size_t bytes = 0;
