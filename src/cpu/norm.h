@@ -87,7 +87,7 @@ struct NormSchedule {
   int64_t tile_columns = 0;  // each task's columns of a chunk (a multiple of kSumTile, or N)
   int64_t tiles = 1;         // tasks per chunk: 1 where a task needs whole rows (dx, x_hat)
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
-  bool prefetch_next_block = false;  // blocks prefetch the next block's rows (pass 2; column sums: row ends)
+  bool prefetch_next_block = false;  // blocks prefetch the next block's rows (NormBlock::next_x)
   int64_t pair_step = 0;    // columns in split order by steps of this many (NormPairStep), or 0
   size_t gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
   size_t scratch_offset = 0, scratch_per_thread = 0;

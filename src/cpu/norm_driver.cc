@@ -226,7 +226,7 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
       // 16384x1024: +27% at 2 threads, +44% at 1; docs/performance.md,
       // attempt 66); wider rows measured alike at 1 and 4 rows, and fastest
       // two at a time once the next block's first lines were prefetched
-      // (SweepColumns): +9% to +20% at 2 threads, +11% to +43% at 1
+      // (SweepColumns): +2% to +14% at 2 threads, +6% to +38% at 1
       // (attempt 73).
       const int64_t tile_row_bytes = s.tile_columns * static_cast<int64_t>(DTypeSize(dtype));
       const bool zen5 = ThisCpu() == CpuModel::kZen5;
@@ -238,11 +238,10 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   s.stream_dx = p.want_dx && !s.packed &&
                 StreamOutput(static_cast<double>(p.M) * static_cast<double>(p.N) * DTypeSize(p.dx.dtype));
   const int64_t block_bytes = s.block_rows * p.N * 2 * static_cast<int64_t>(DTypeSize(dtype));
-  // Column sums prefetch the next block's rows as each row's own prefetch
-  // reaches its end (SweepColumns).
-  s.prefetch_next_block = !s.packed && ((!s.sweep_rows && !s.fused_rows && p.want_dx && !p.want_res &&
-                                         PrefetchNextBlock(block_bytes)) ||
-                                        column_sums);
+  // Column sums always do, as each row's own prefetch reaches its end
+  // (SweepColumns); dx blocks through pass 2 where PrefetchNextBlock.
+  const bool dx_blocks = !s.sweep_rows && !s.fused_rows && p.want_dx && !p.want_res;
+  s.prefetch_next_block = !s.packed && (column_sums || (dx_blocks && PrefetchNextBlock(block_bytes)));
 
   const size_t n = static_cast<size_t>(p.N);
   size_t bytes = 0;

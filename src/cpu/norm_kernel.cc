@@ -270,7 +270,7 @@ void SweepColumns(const NormKernelParams& p, const NormBlock& block, const RowCo
   // row's lines kRowPrefetchColumns ahead, and past the row's end the next
   // block's rows from their first column on (next_x), so that no block
   // starts its rows from memory. Measured on a Zen 5 (docs/performance.md,
-  // attempt 73): with two rows a block, +9% to +20% at 2 threads against
+  // attempt 73): with two rows a block, +9% to +17% at 2 threads against
   // neither (four rows a block and the row prefetch alone); with four rows
   // it came out level.
   const int64_t prefetch_end = !kDx && !kRes ? RowPrefetchEnd<T>(n, kUnroll * L) : 0;
