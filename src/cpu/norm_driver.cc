@@ -196,8 +196,9 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // LayerNorm's. About 256 chunks (M = 16384: 64 rows each) against about 64
   // (256 rows) cost that operator 8-14% at 2 threads, LayerNorm and RMSNorm
   // 1-5% (docs/performance.md, attempt 58); about 16 chunks against about 64
-  // gained LayerNorm 1024x16384 7-10% at 2 threads and 1, 4096x4096 2-3%,
-  // RMSNorm (dgamma alone) 1-4%, and 8 chunks did no better (attempt 76).
+  // gained LayerNorm 1024x16384 4-10% at 2 threads and 1 (16-bit 7-10%),
+  // 4096x4096 2-4%, RMSNorm (dgamma alone) 16-bit 2-3%, and 8 chunks did no
+  // better (attempt 76).
   // So about 16 chunks where there are partials, about 64 where there are
   // none (LayerNormGrad: the tasks alone). A chunk of more than kSpanRows
   // rows sums in spans (RunNorm), which keeps the dgamma/dbeta error where
