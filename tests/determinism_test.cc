@@ -268,7 +268,8 @@ TEST(Determinism, SameBitsForEveryArrangement) {
 // Pass 2 by blocks of rows, by rows alone or by rows fused with the next
 // row's pass 1 (cpu/norm.h): the same bits for every norm operator, dtype and
 // output mask, with row tails, groups of the dgamma/dbeta sums that span
-// blocks and chunks of every length (2049 rows: chunks of 129, an odd length).
+// blocks and chunks of every length (2049 rows: chunks of 129 where there are
+// dgamma/dbeta partials, of 33 where there are none; odd lengths).
 TEST(Determinism, EverySweepGivesTheSameBits) {
   const auto run_all = [](DType dtype, int64_t M, int64_t N) {
     std::mt19937_64 rng(45);

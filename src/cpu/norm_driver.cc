@@ -142,8 +142,12 @@ NormSweep SweepOf(NormKind kind, int64_t row_bytes, size_t element_bytes) {
 // (attempt 17: 28 -> 23 GB/s), so AMD CPUs go without.
 bool PrefetchNextBlock(int64_t block_bytes) { return ThisCpu() == CpuModel::kIntel && block_bytes <= (512 << 10); }
 
-// Rows per chunk at most; a column tile's fewest columns (ScheduleNorm).
+// Rows per chunk at least and at most, chunks aimed at with and without
+// dgamma/dbeta partials; a column tile's fewest columns (ScheduleNorm).
+constexpr int64_t kMinChunkRows = 32;
 constexpr int64_t kMaxChunkRows = 256;
+constexpr int64_t kChunksWithPartials = 16;
+constexpr int64_t kChunksWithoutPartials = 64;
 constexpr int64_t kSpanRows = 64;  // rows whose group sums join before the chunk's (RunNorm)
 constexpr int64_t kNarrowestColumnTile = 2048;
 
@@ -188,22 +192,22 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
     // -9..+22% (it has dgamma alone).
     s.block_rows = PartialsInPass1(p.kind) && p.want_dx && want_acc ? 2 : 1;
   }
-  // Chunks: a function of M alone, 32..256 rows each (the rows of a chunk
-  // are summed in float32, so fewer rows per chunk, less error). Each
-  // chunk's 2 * N float32 partials are written once and read back once by
-  // the final sums, from memory: with chunks of 32 rows, an eighth of a
-  // bfloat16 LayerNormGradBeta's traffic and a twelfth of a bfloat16
-  // LayerNorm's. About 256 chunks (M = 16384: 64 rows each) against about 64
-  // (256 rows) cost that operator 8-14% at 2 threads, LayerNorm and RMSNorm
-  // 1-5% (docs/performance.md, attempt 58); about 16 chunks against about 64
+  // Chunks: a function of M and of whether there are partials (never of
+  // the threads), 32..256 rows each (the rows of a chunk are summed in
+  // float32, so fewer rows per chunk, less error). Each chunk's 2 * N
+  // float32 partials are written once and read back once by the final sums,
+  // from memory: with chunks of 32 rows, an eighth of a bfloat16
+  // LayerNormGradBeta's traffic and a twelfth of a bfloat16 LayerNorm's.
+  // About 256 chunks (M = 16384: 64 rows each) against about 64 (256 rows)
+  // cost that operator 8-14% at 2 threads, LayerNorm and RMSNorm 1-5%
+  // (docs/performance.md, attempt 58); about 16 chunks against about 64
   // gained LayerNorm 1024x16384 4-10% at 2 threads and 1 (16-bit 7-10%),
   // 4096x4096 2-4%, RMSNorm (dgamma alone) 16-bit 2-3%, and 8 chunks did no
-  // better (attempt 76).
-  // So about 16 chunks where there are partials, about 64 where there are
-  // none (LayerNormGrad: the tasks alone). A chunk of more than kSpanRows
-  // rows sums in spans (RunNorm), which keeps the dgamma/dbeta error where
-  // 64-row chunks had it (attempt 64). 16 tasks keep 16 cores busy, at 15-22
-  // GB/s each about what a server socket's memory moves on these passes.
+  // better (attempt 76). Without partials (LayerNormGrad) chunks are tasks
+  // alone, about 64 of them. A chunk of more than kSpanRows rows sums in
+  // spans (RunNorm), which keeps the dgamma/dbeta error where 64-row chunks
+  // had it (attempt 64). 16 tasks keep 16 cores busy, at 15-22 GB/s each
+  // about what a server socket's memory moves on these passes.
   // Column sums alone (no dx, no x_hat) need no whole rows, so their tasks
   // are tiles of a chunk's columns instead, and their chunks always hold
   // kMaxChunkRows rows: the partials' traffic falls to a sixty-fourth of a
@@ -211,8 +215,8 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   // about four tasks per thread (the tiling never changes a bit: each
   // column is summed alone), and no tile is narrower than 2048 columns.
   const bool column_sums = !p.want_dx && !p.want_res && p.N > 0;
-  const int64_t about = want_acc ? 16 : 64;  // chunks
-  s.chunk_rows = column_sums ? kMaxChunkRows : std::clamp<int64_t>((p.M + about - 1) / about, 32, kMaxChunkRows);
+  const int64_t aim = want_acc ? kChunksWithPartials : kChunksWithoutPartials;
+  s.chunk_rows = column_sums ? kMaxChunkRows : std::clamp<int64_t>((p.M + aim - 1) / aim, kMinChunkRows, kMaxChunkRows);
   s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
   s.tile_columns = p.N;
   if (column_sums) {
