@@ -57,10 +57,10 @@ void SiluSlopes(DType dtype, bool divide, float* g);
 bool SiluDivides();
 void SetSiluDivides(bool divide);
 
-// Whether the target the kernels dispatch to is one where gathering g was
-// measured against computing it (AVX-512): SiluSchedule::look_up needs it
-// and an Intel CPU.
-bool SiluTargetMayGather();
+// The width in bits of the vectors the kernels' target gathers with in
+// hardware: 256 (AVX2), 512 (AVX-512), or 0 where it has no gathers.
+// SiluSchedule::look_up depends on it (silu_driver.cc, ScheduleSilu).
+int SiluGatherBits();
 
 }  // namespace cpu
 }  // namespace gradops

@@ -57,11 +57,14 @@ SiluSchedule ScheduleSilu(const SiluProblem& p, int threads) {
   s.table = DTypeSize(p.dtype[2]) == 2 ? SiluSlopeTable(p.dtype[1], s.divide) : nullptr;  // built once, at plan time
   // Looking g up costs a gather per vector, computing it an exponential, a
   // reciprocal and about 15 more vector operations. Measured from memory at 2
-  // threads on AVX-512 (docs/performance.md): on an Intel Xeon the gathers
-  // won (attempt 60: bfloat16 +24%, float16 +12%); on a Zen 5 they lost
-  // (attempt 65: bfloat16 and float16 -30% to -35%), AMD's gathers being
-  // microcoded. Other targets were not measured with them.
-  s.look_up = s.table != nullptr && ThisCpu() == CpuModel::kIntel && SiluTargetMayGather();
+  // threads (docs/performance.md): with AVX-512, on an Intel Xeon the gathers
+  // won (attempt 60: bfloat16 +24%, float16 +12%), on a Zen 5 they lost
+  // (attempt 65: bfloat16 and float16 -30% to -35%, AMD's gathers being
+  // microcoded); with AVX2 on a Zen 3 they won (attempt 79: bfloat16 +47%,
+  // float16 +37%; in cache +61% and +56% on one core), the computed g being
+  // 8 lanes wide there. Zen 4 (AVX-512) was not measured with them.
+  const int gather_bits = SiluGatherBits();
+  s.look_up = s.table != nullptr && (gather_bits == 256 || (gather_bits == 512 && ThisCpu() == CpuModel::kIntel));
   return s;
 }
 

@@ -244,12 +244,14 @@ void SpanOf(const void* dy, int dy_step, const void* x, int x_step, void* dx, in
   SpanOf<SlopeBy::kEstimate, T>(dy, dy_step, x, x_step, dx, n, nullptr, stream, native);
 }
 
-// Gathers measured against computing g on AVX-512 targets alone (silu.h).
-bool TargetMayGatherImpl() {
-#if HWY_ARCH_X86
-  return HWY_TARGET <= HWY_AVX3;
+// The target's hardware gather width (silu.h).
+int GatherBitsImpl() {
+#if HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX3
+  return 512;
+#elif HWY_ARCH_X86 && HWY_TARGET <= HWY_AVX2
+  return 256;
 #else
-  return false;
+  return 0;
 #endif
 }
 
@@ -296,11 +298,11 @@ namespace gradops {
 namespace cpu {
 HWY_EXPORT(SiluSpanImpl);
 HWY_EXPORT(SiluSlopesImpl);
-HWY_EXPORT(TargetMayGatherImpl);
+HWY_EXPORT(GatherBitsImpl);
 
 void SiluSlopes(DType dtype, bool divide, float* g) { HWY_DYNAMIC_DISPATCH(SiluSlopesImpl)(dtype, divide, g); }
 
-bool SiluTargetMayGather() { return HWY_DYNAMIC_DISPATCH(TargetMayGatherImpl)(); }
+int SiluGatherBits() { return HWY_DYNAMIC_DISPATCH(GatherBitsImpl)(); }
 
 void SiluSpan(DType dtype, const void* dy, int dy_step, const void* x, int x_step, void* dx, int64_t n,
               const float* table, bool divide, bool stream) {
