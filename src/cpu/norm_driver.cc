@@ -87,48 +87,61 @@ bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dty
 
 std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
 
-// The sweep of a problem of `kind` whose rows of x take `row_bytes`: one
-// forced by SetNormSweep, else the target's. Rows alone: measured at 2
-// threads, LayerNorm backward on an AVX2-only Zen 3 (docs/performance.md,
-// attempt 32): 1.4-2x faster than blocks, which on an AVX-512 Zen 4 were the
-// faster. Fused, where blocks are the target's: measured on an Intel Xeon at
-// 2 threads against blocks (attempts 47-48): LayerNormGrad, which has no
-// dgamma/dbeta partials and no next-block prefetch, -1% to +38% on every
-// benchmark shape, so it is fused at every width; LayerNorm and RMSNorm with
-// rows of x of 32 KiB and more: float32 2048x8192 +8% / +11%, 1024x16384
-// +17% / +17%, 512x32768 +20%, 256x65536 +25% / +40%; 16-bit 1024x16384
-// -1% to +8%, 256x65536 +1% to +14%. Narrower rows lose (float32 4096x4096
-// and 8192x4096 -3% to -6%, bfloat16 2048x8192 -14%): blocks. AMD CPUs
-// before Zen 5 keep blocks: a fused loop lost on Zen 4 (attempt 18), and
-// this one has not run there. Rows alone again on the Intel Xeon for 16-bit
-// rows of a few KiB, measured after attempts 52-60 leaned the loops (attempt
-// 61, alternating rounds): RMSNorm rows of 1 KiB to under 4 KiB, 16384x1024
-// +14% at 2 threads and 1 (blocks at 512 bytes and from 4 KiB: -6% to
-// -18%); LayerNormGrad rows of 2 to 8 KiB, +3% to +9% against fused (fused
-// at 1 KiB and from 16 KiB: -1% to -28%). LayerNorm and float32 rows keep
-// theirs. On a Zen 5 (docs/performance.md, attempt 65; forced sweeps,
-// alternating rounds, GB/s at 2 / 1 threads): rows alone beat blocks for
-// LayerNormGrad at every width (+5% to +77%); for LayerNorm from 16-bit rows
-// of 4 KiB (bfloat16 2048 columns +21% / +33%, 4096 +18% / +23%, 65536 +20%
-// / +35%), and RMSNorm likewise from 4096 columns (+12% / +15%; 2048: -6% /
-// +9%); for float32 rows from 32 KiB (8192 columns: level; 16384 and 65536,
-// +5% to +22%). Narrower rows keep blocks (float32 1024 columns: -12% /
-// -30%). The fused sweep did no better than rows alone there.
-NormSweep SweepOf(NormKind kind, int64_t row_bytes, size_t element_bytes) {
+// The sweep of a problem of `kind` whose rows of x take `row_bytes`: one forced
+// by SetNormSweep, else the target's. Rows alone: measured at 2 threads,
+// LayerNorm backward on an AVX2-only Zen 3 (docs/performance.md, attempt 32):
+// 1.4-2x faster than blocks, which on an AVX-512 Zen 4 were the faster; fused
+// where rows alone are the target's, measured there against rows alone (attempt
+// 79, alternating rounds, at 2 / 1 threads): float32 LayerNorm and RMSNorm with
+// rows of x of 16 KiB and more (4096 columns +24% / +20% and +22% / +35%, 16384
+// +12% / +17% and +10% / +16%, 65536 +9% / +18% and +11% / +26%; 1024 columns
+// level or lower), float32 LayerNormGrad at every width (+4% to +16% / +11% to
+// +33%), and float16 LayerNormGrad from rows of 32 KiB (16384 columns +14% /
+// +9%, 65536 +30% / +23%); bfloat16 rows came out level or lower (-7% to -50%),
+// as did narrower float16 rows. Fused, where blocks are the target's: measured
+// on an Intel Xeon at 2 threads against blocks (attempts 47-48): LayerNormGrad,
+// which has no dgamma/dbeta partials and no next-block prefetch, -1% to +38% on
+// every benchmark shape, so it is fused at every width; LayerNorm and RMSNorm
+// with rows of x of 32 KiB and more: float32 2048x8192 +8% / +11%, 1024x16384
+// +17% / +17%, 512x32768 +20%, 256x65536 +25% / +40%; 16-bit 1024x16384 -1% to
+// +8%, 256x65536 +1% to +14%. Narrower rows lose (float32 4096x4096 and
+// 8192x4096 -3% to -6%, bfloat16 2048x8192 -14%): blocks. AMD CPUs before Zen 5
+// keep blocks: a fused loop lost on Zen 4 (attempt 18), and this one has not
+// run there. Rows alone again on the Intel Xeon for 16-bit rows of a few KiB,
+// measured after attempts 52-60 leaned the loops (attempt 61, alternating
+// rounds): RMSNorm rows of 1 KiB to under 4 KiB, 16384x1024 +14% at 2 threads
+// and 1 (blocks at 512 bytes and from 4 KiB: -6% to -18%); LayerNormGrad rows
+// of 2 to 8 KiB, +3% to +9% against fused (fused at 1 KiB and from 16 KiB: -1%
+// to -28%). LayerNorm and float32 rows keep theirs. On a Zen 5
+// (docs/performance.md, attempt 65; forced sweeps, alternating rounds, GB/s at
+// 2 / 1 threads): rows alone beat blocks for LayerNormGrad at every width (+5%
+// to +77%); for LayerNorm from 16-bit rows of 4 KiB (bfloat16 2048 columns +21%
+// / +33%, 4096 +18% / +23%, 65536 +20% / +35%), and RMSNorm likewise from 4096
+// columns (+12% / +15%; 2048: -6% / +9%); for float32 rows from 32 KiB (8192
+// columns: level; 16384 and 65536, +5% to +22%). Narrower rows keep blocks
+// (float32 1024 columns: -12% / -30%). The fused sweep did no better than rows
+// alone there.
+NormSweep SweepOf(NormKind kind, int64_t row_bytes, DType dtype) {
   const NormSweep forced = forced_sweep.load(std::memory_order_relaxed);
   if (forced != NormSweep::kTargets) return forced;
-  if (NormTargetSweepsRows()) return NormSweep::kRows;
+  const size_t element_bytes = DTypeSize(dtype);
+  const bool grad = kind == NormKind::kLayerNormGrad;
+  if (NormTargetSweepsRows()) {
+    const bool fuse = element_bytes == 4 ? grad || row_bytes >= (16 << 10)
+                                         : grad && dtype == DType::kFloat16 && row_bytes >= (32 << 10);
+    return fuse ? NormSweep::kFused : NormSweep::kRows;
+  }
   if (ThisCpu() == CpuModel::kZen5) {
-    const bool rows = kind == NormKind::kLayerNormGrad || row_bytes >= (element_bytes == 2 ? 4 << 10 : 32 << 10);
+    const bool rows = grad || row_bytes >= (element_bytes == 2 ? 4 << 10 : 32 << 10);
     return rows ? NormSweep::kRows : NormSweep::kBlocks;
   }
   if (ThisCpu() != CpuModel::kIntel) return NormSweep::kBlocks;
   if (element_bytes == 2) {
     const bool rms = kind == NormKind::kRmsNorm && row_bytes >= (1 << 10) && row_bytes < (4 << 10);
-    const bool grad = kind == NormKind::kLayerNormGrad && row_bytes >= (2 << 10) && row_bytes <= (8 << 10);
-    if (rms || grad) return NormSweep::kRows;
+    const bool grad_rows = grad && row_bytes >= (2 << 10) && row_bytes <= (8 << 10);
+    if (rms || grad_rows) return NormSweep::kRows;
   }
-  const bool fuse = kind == NormKind::kLayerNormGrad || row_bytes >= (32 << 10);
+  const bool fuse = grad || row_bytes >= (32 << 10);
   return fuse ? NormSweep::kFused : NormSweep::kBlocks;
 }
 
@@ -180,7 +193,7 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   s.block_rows = s.packed ? static_cast<int>(std::clamp<int64_t>((1 << 20) / row_bytes, 1, 8))
                           : static_cast<int>(std::clamp<int64_t>((128 << 10) / row_bytes, 8, most_rows));
   const NormSweep sweep =
-      SweepOf(p.kind, std::max<int64_t>(1, p.N) * static_cast<int64_t>(DTypeSize(dtype)), DTypeSize(dtype));
+      SweepOf(p.kind, std::max<int64_t>(1, p.N) * static_cast<int64_t>(DTypeSize(dtype)), dtype);
   s.fused_rows = !s.packed && p.want_dx && sweep == NormSweep::kFused;
   s.sweep_rows = !s.packed && (p.want_dx || p.want_res) && sweep == NormSweep::kRows;
   if (s.fused_rows) s.block_rows = kMaxBlockRows;
