@@ -61,20 +61,21 @@ HWY_INLINE V ExpNonPositive(DF df, V t) {
 enum class SlopeBy { kTable, kDivision, kEstimate };
 constexpr bool Divides(SlopeBy by) { return by == SlopeBy::kDivision; }
 
-// 1 / d: a division (kDivide), or on x86 the hardware estimate and Newton
-// steps r += r * (1 - d * r), each doubling its correct bits. x86 estimates
-// have 14 bits on AVX-512 and 12 before it, so one step there and two
-// elsewhere (one left AVX2's off by an ulp: 1 / 2 came out 0.49999997).
-// Other architectures divide (NEON's estimate has 8 bits).
+// 1 / d: a division (kDivide), or on x86 the hardware estimate r refined
+// from its relative error e = 1 - d * r: with AVX-512's 14 bits, one Newton
+// step r + r * e (error e^2); with the 12 bits before it, r * (1 + e + e^2)
+// (error e^3, about 2^-36; one Newton step left 1 / 2 off by an ulp, at
+// 0.49999997), an operation and a dependent step shorter than two Newton
+// steps (docs/performance.md, attempt 80). Other architectures divide
+// (NEON's estimate has 8 bits).
 template <bool kDivide, class DF, class V>
 HWY_INLINE V Reciprocal(DF df, V d) {
 #if HWY_ARCH_X86
   if constexpr (kDivide) return hn::Div(hn::Set(df, 1.0f), d);
-  constexpr int kSteps = HWY_TARGET > HWY_AVX3 ? 2 : 1;
-  const auto one = hn::Set(df, 1.0f);
-  auto r = hn::ApproximateReciprocal(d);
-  for (int i = 0; i < kSteps; ++i) r = hn::MulAdd(r, hn::NegMulAdd(d, r, one), r);
-  return r;
+  const auto r = hn::ApproximateReciprocal(d);
+  const auto e = hn::NegMulAdd(d, r, hn::Set(df, 1.0f));
+  if constexpr (HWY_TARGET <= HWY_AVX3) return hn::MulAdd(r, e, r);
+  return hn::MulAdd(hn::MulAdd(e, e, e), r, r);
 #else
   return hn::Div(hn::Set(df, 1.0f), d);
 #endif
@@ -82,22 +83,26 @@ HWY_INLINE V Reciprocal(DF df, V d) {
 
 // g(x) = s * (1 + x * (1 - s)), s = sigmoid(x): dx = dy * g(x). Scalar
 // math: e = exp(-|x|); inv = 1 / (1 + e);
-//       s = x >= 0 ? inv : e * inv;  1 - s = x >= 0 ? e * inv : inv.
-// 1 - s comes from e directly, never as a difference, so it keeps full
-// precision where s is close to 1. (s + x * s * (1 - s), with s * (1 - s) =
-// e * inv * inv for either sign, saves a select and was 3x more accurate
-// near g's root, but where e underflows (x < -86) it gives +0, not the -0
-// of the reference's rounding: docs/performance.md, attempt 67.)
+//       x >= 0: s = inv,     1 - s = e * inv;
+//       x < 0:  s = e * inv, 1 - s = inv;
+// taken as s = z * inv and x * (1 - s) = y * inv, with z = 1, y = x * e for
+// x >= 0 and z = e, y = x for x < 0: z and y are ready before inv, so only
+// two operations follow the reciprocal on g's dependent chain, where the
+// selects of s and 1 - s after e * inv made four (docs/performance.md,
+// attempt 80). 1 - s comes from e directly, never as a difference, so it
+// keeps full precision where s is close to 1. (s + x * s * (1 - s), with s
+// * (1 - s) = e * inv * inv for either sign, saves a select and was 3x more
+// accurate near g's root, but where e underflows (x < -86) it gives +0, not
+// the -0 of the reference's rounding: attempt 67.)
 template <bool kDivide, class DF, class V>
 HWY_INLINE V SiluSlope(DF df, V x) {
   const auto one = hn::Set(df, 1.0f);
   const auto e = ExpNonPositive(df, hn::Or(x, hn::SignBit(df)));  // -|x|
   const auto inv = Reciprocal<kDivide>(df, hn::Add(one, e));
-  const auto e_inv = hn::Mul(e, inv);
   const auto positive = hn::Ge(x, hn::Zero(df));
-  const auto s = hn::IfThenElse(positive, inv, e_inv);
-  const auto one_minus_s = hn::IfThenElse(positive, e_inv, inv);
-  return hn::Mul(s, hn::MulAdd(x, one_minus_s, one));
+  const auto y = hn::Mul(x, hn::IfThenElse(positive, e, one));
+  const auto s = hn::Mul(hn::IfThenElse(positive, one, e), inv);
+  return hn::Mul(s, hn::MulAdd(y, inv, one));
 }
 
 // g of Lanes(df) x: looked up by their bits in the table of g (16-bit x;
