@@ -92,7 +92,7 @@ std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
 // LayerNorm backward on an AVX2-only Zen 3 (docs/performance.md, attempt 32):
 // 1.4-2x faster than blocks, which on an AVX-512 Zen 4 were the faster; fused
 // where rows alone are the target's, measured there against rows alone (attempt
-// 79, alternating rounds, at 2 / 1 threads): float32 LayerNorm and RMSNorm with
+// 80, alternating rounds, at 2 / 1 threads): float32 LayerNorm and RMSNorm with
 // rows of x of 16 KiB and more (4096 columns +24% / +20% and +22% / +35%, 16384
 // +12% / +17% and +10% / +16%, 65536 +9% / +18% and +11% / +26%; 1024 columns
 // level or lower), float32 LayerNormGrad at every width (+4% to +16% / +11% to

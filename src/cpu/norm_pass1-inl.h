@@ -75,6 +75,15 @@ HWY_INLINE void AddSums(SumChains<V>& s, V g, V xc) {
   if constexpr (K::kC) sum_xc = hn::Add(sum_xc, xc);
 }
 
+// The chains' sums added into `total`, the chains from zero again.
+template <class V>
+HWY_INLINE void Fold(SumChains<V>& total, SumChains<V>& s) {
+  total = SumChains<V>{hn::Add(total.g0, s.g0),   hn::Add(total.g1, s.g1),   hn::Add(total.gx0, s.gx0),
+                       hn::Add(total.gx1, s.gx1), hn::Add(total.xc0, s.xc0), hn::Add(total.xc1, s.xc1)};
+  const V zero = hn::Zero(hn::DFromV<V>());
+  s = SumChains<V>{zero, zero, zero, zero, zero, zero};
+}
+
 template <NormKind kKind, class DF>
 HWY_INLINE RowSums ReduceSums(DF df, const SumChains<hn::Vec<DF>>& s) {
   using K = Terms<kKind>;
@@ -165,7 +174,12 @@ HWY_INLINE void PrefetchColumns(const void* row, int64_t c, int64_t bytes) {
 // dgamma += dy * xc * rstd, dbeta += dy, row after row, as pass 2 would:
 // two rows load and store the partials once for both. Each row's vectors
 // join two chains of sums, even and odd vectors of the steps, the tail's
-// vectors the even chain: the same bits however the steps are taken.
+// vectors the even chain: the same bits however the steps are taken. Every
+// kFoldSteps steps the chains' sums are added into a row total and the
+// chains start again from zero, so that no lane chains more than
+// kFoldSteps values: a float32 row of 65536 columns on AVX2 chained 4096
+// per lane, and its dx error (3.4e-7) was above oneDNN's (3.0e-7;
+// docs/performance.md, attempt 83).
 template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
 class RowSummer {
   static_assert(kRows == 1 || kRows == 2, "one row or two");
@@ -193,7 +207,7 @@ class RowSummer {
         prefetch_end_(RowPrefetchEnd<T>(n, 2 * Lanes())) {
     const V zero = hn::Zero(DF());
     s0_ = SumChains<V>{zero, zero, zero, zero, zero, zero};
-    s1_ = s0_;
+    s1_ = t0_ = t1_ = s0_;
   }
 
   // Columns whose steps are whole: [0, StepsEnd()).
@@ -216,6 +230,10 @@ class RowSummer {
     const size_t L = static_cast<size_t>(Lanes());
     Vector<false, false>(j, xa_0, dya_0, xa_1, dya_1, L);
     Vector<true, false>(j + Lanes(), xb_0, dyb_0, xb_1, dyb_1, L);
+    if ((j / (2 * Lanes()) + 1) % kFoldSteps == 0) {
+      Fold(t0_, s0_);
+      if constexpr (kRows == 2) Fold(t1_, s1_);
+    }
   }
 
   // Columns [j, n): the row's last, after its steps.
@@ -229,9 +247,13 @@ class RowSummer {
     }
   }
 
-  HWY_INLINE void Finish(RowSums* sums) const {
-    sums[0] = ReduceSums<kKind>(DF(), s0_);
-    if constexpr (kRows == 2) sums[1] = ReduceSums<kKind>(DF(), s1_);
+  HWY_INLINE void Finish(RowSums* sums) {
+    Fold(t0_, s0_);
+    sums[0] = ReduceSums<kKind>(DF(), t0_);
+    if constexpr (kRows == 2) {
+      Fold(t1_, s1_);
+      sums[1] = ReduceSums<kKind>(DF(), t1_);
+    }
   }
 
  private:
@@ -288,7 +310,9 @@ class RowSummer {
   const float *dg_in_, *db_in_;
   float *dg_out_, *db_out_;
   int64_t prefetch_end_;
-  SumChains<V> s0_, s1_;
+  static constexpr int64_t kFoldSteps = 64;
+  SumChains<V> s0_, s1_;  // the rows' chains since the last fold
+  SumChains<V> t0_, t1_;  // and their totals before it
 };
 
 template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>

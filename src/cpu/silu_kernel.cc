@@ -66,7 +66,7 @@ constexpr bool Divides(SlopeBy by) { return by == SlopeBy::kDivision; }
 // step r + r * e (error e^2); with the 12 bits before it, r * (1 + e + e^2)
 // (error e^3, about 2^-36; one Newton step left 1 / 2 off by an ulp, at
 // 0.49999997), an operation and a dependent step shorter than two Newton
-// steps (docs/performance.md, attempt 80). Other architectures divide
+// steps (docs/performance.md, attempt 81). Other architectures divide
 // (NEON's estimate has 8 bits).
 template <bool kDivide, class DF, class V>
 HWY_INLINE V Reciprocal(DF df, V d) {
@@ -89,7 +89,7 @@ HWY_INLINE V Reciprocal(DF df, V d) {
 // x >= 0 and z = e, y = x for x < 0: z and y are ready before inv, so only
 // two operations follow the reciprocal on g's dependent chain, where the
 // selects of s and 1 - s after e * inv made four (docs/performance.md,
-// attempt 80). 1 - s comes from e directly, never as a difference, so it
+// attempt 81). 1 - s comes from e directly, never as a difference, so it
 // keeps full precision where s is close to 1. (s + x * s * (1 - s), with s
 // * (1 - s) = e * inv * inv for either sign, saves a select and was 3x more
 // accurate near g's root, but where e underflows (x < -86) it gives +0, not
