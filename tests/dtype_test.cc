@@ -177,5 +177,30 @@ TEST(DType, BFloat16InstructionsChangeNoBit) {
   }
 }
 
+// The float64 sums of float32 runs: the scalar loop's bits, for runs of
+// every length around whole lines and vectors, with their neighbours in the
+// buffer (past n) left alone.
+TEST(DType, AddRunsFloat64MatchesScalarSums) {
+  std::mt19937_64 rng(12);
+  std::uniform_real_distribution<float> value(-1000, 1000);
+  for (int64_t n : {int64_t{1}, int64_t{3}, int64_t{15}, int64_t{16}, int64_t{17}, int64_t{64}, int64_t{99}}) {
+    for (int64_t runs : {int64_t{1}, int64_t{2}, int64_t{7}}) {
+      const int64_t stride = n + 5;
+      std::vector<float> in(static_cast<size_t>(runs * stride));
+      for (float& v : in) v = value(rng);
+      std::vector<double> start(static_cast<size_t>(n + 4));
+      for (double& v : start) v = static_cast<double>(value(rng)) / 3;
+      std::vector<double> want = start, got = start;
+      for (int64_t r = 0; r < runs; ++r) {
+        for (int64_t j = 0; j < n; ++j) want[j] += static_cast<double>(in[r * stride + j]);
+      }
+      cpu::AddRunsFloat64(in.data(), runs, stride, n, got.data());
+      for (size_t j = 0; j < got.size(); ++j) {
+        EXPECT_EQ(std::memcmp(&got[j], &want[j], sizeof(double)), 0) << "n " << n << " runs " << runs << " at " << j;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace gradops

@@ -112,11 +112,12 @@ TEST(LayerNormGradBeta, DocumentExample) {
 
 // LayerNormGradBeta on random dy and res_for_gamma of `dtype` laid out as
 // `arr`, both outputs of `out_dtype` (dgamma strided), against the reference.
+// res_for_gamma in arrangement res_arr, dy in arr.
 void CheckGradBeta(const std::vector<int64_t>& shape, DType dtype, DType out_dtype, Arrangement arr,
-                   std::mt19937_64& rng) {
-  SCOPED_TRACE(std::string(DTypeName(dtype)) + " out " + DTypeName(out_dtype) + " " + ArrangementName(arr) + " N " +
-               std::to_string(shape.back()));
-  Tensor dy(dtype, shape, arr), res(dtype, shape, arr);
+                   std::mt19937_64& rng, Arrangement res_arr) {
+  SCOPED_TRACE(std::string(DTypeName(dtype)) + " out " + DTypeName(out_dtype) + " " + ArrangementName(arr) + " res " +
+               ArrangementName(res_arr) + " N " + std::to_string(shape.back()));
+  Tensor dy(dtype, shape, arr), res(dtype, shape, res_arr);
   Tensor dg(out_dtype, {shape.back()}, Arrangement::kStrided), db(out_dtype, {shape.back()});
   dy.FillRandom(rng, -3, 3);
   res.FillRandom(rng, -3, 3);
@@ -128,6 +129,10 @@ void CheckGradBeta(const std::vector<int64_t>& shape, DType dtype, DType out_dty
   EXPECT_TRUE(Near(dg.Values(), want.dgamma, out_dtype, "pd_gamma"));
   EXPECT_TRUE(Near(db.Values(), want.dbeta, out_dtype, "pd_beta"));
   EXPECT_TRUE(dg.OnlyViewWritten());
+}
+void CheckGradBeta(const std::vector<int64_t>& shape, DType dtype, DType out_dtype, Arrangement arr,
+                   std::mt19937_64& rng) {
+  CheckGradBeta(shape, dtype, out_dtype, arr, rng, arr);
 }
 
 TEST(LayerNormGradBeta, RandomCasesAgainstReference) {
@@ -154,6 +159,9 @@ TEST(LayerNormGradBeta, WideRowsInColumnTiles) {
         CheckGradBeta(shape, dtype, DType::kFloat32, arr, rng);
         CheckGradBeta(shape, dtype, dtype, arr, rng);
       }
+      // Packed rows (res strided) beside consecutive ones (dy), which the
+      // tiles convert from their first column on.
+      CheckGradBeta(shape, dtype, dtype, Arrangement::kContiguous, rng, Arrangement::kTransposed);
     }
   }
 }

@@ -7,6 +7,7 @@
 
 #include "cpu/convert-inl.h"
 #include "cpu/convert.h"
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 
 HWY_BEFORE_NAMESPACE();
@@ -60,6 +61,30 @@ void ConvertFromFloatImpl(DType dtype, const float* in, void* out, int64_t n, bo
   }
 }
 
+// sum[j] += run[j] for j < n, for each of `runs` runs of float32 from in,
+// `stride` apart, in run order, in float64. Each run's lines prefetch the
+// next run's: runs of a few KiB, one every stride, are too short for the
+// hardware prefetchers (docs/performance.md, attempt 58).
+void AddRunsFloat64Impl(const float* in, int64_t runs, int64_t stride, int64_t n, double* sum) {
+  constexpr int64_t kLine = 64 / sizeof(float);
+  for (int64_t r = 0; r < runs; ++r, in += stride) {
+    const bool ahead = r + 1 < runs;
+    int64_t j = 0;
+#if HWY_HAVE_FLOAT64
+    const hn::ScalableTag<double> dd;
+    const hn::Rebind<float, decltype(dd)> df;
+    const int64_t L = static_cast<int64_t>(hn::Lanes(dd));
+    for (; j + kLine <= n; j += kLine) {
+      if (ahead) hwy::Prefetch(in + stride + j);
+      for (int64_t i = j; i < j + kLine; i += L) {
+        hn::StoreU(hn::Add(hn::LoadU(dd, sum + i), hn::PromoteTo(dd, hn::LoadU(df, in + i))), dd, sum + i);
+      }
+    }
+#endif
+    for (; j < n; ++j) sum[j] += static_cast<double>(in[j]);
+  }
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace cpu
 }  // namespace gradops
@@ -93,12 +118,16 @@ void SetBFloat16Instructions(bool allowed) { bfloat16_instructions_allowed.store
 
 HWY_EXPORT(ConvertToFloatImpl);
 HWY_EXPORT(ConvertFromFloatImpl);
+HWY_EXPORT(AddRunsFloat64Impl);
 
 void ConvertToFloat(DType dtype, const void* in, float* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ConvertToFloatImpl)(dtype, in, out, n);
 }
 void ConvertFromFloat(DType dtype, const float* in, void* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ConvertFromFloatImpl)(dtype, in, out, n, BFloat16Instructions());
+}
+void AddRunsFloat64(const float* in, int64_t runs, int64_t stride, int64_t n, double* sum) {
+  HWY_DYNAMIC_DISPATCH(AddRunsFloat64Impl)(in, runs, stride, n, sum);
 }
 }  // namespace cpu
 }  // namespace gradops
