@@ -22,6 +22,7 @@ struct Layout {
   }
   // Offset of the element with row-major linear index `linear`.
   int64_t Offset(int64_t linear) const {
+    if (rank == 1) return linear * stride[0];  // (no division: per row, for every row of a norm)
     int64_t offset = 0;
     for (int d = rank - 1; d >= 0; --d) {
       offset += (linear % size[d]) * stride[d];
