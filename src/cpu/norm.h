@@ -84,7 +84,6 @@ struct NormSchedule {
   bool fused_rows = false;  // rows alone or by pairs, their pass 2 beside the next ones' pass 1
   int64_t chunk_rows = 1;   // rows per partial-sum chunk: fixed by the shape alone
   int64_t chunks = 0;
-  int64_t group_rows = 0;   // rows per group of the dgamma/dbeta sums (kGroupRows, or a chunk's)
   int64_t tile_columns = 0;  // each task's columns of a chunk (a multiple of kSumTile, or N)
   int64_t tiles = 1;         // tasks per chunk: 1 where a task needs whole rows (dx, x_hat)
   bool stream_dx = false;   // dx is far larger than the caches: store it non-temporally
@@ -142,9 +141,8 @@ struct NormBlock {
 };
 static_assert(kMaxBlockRows <= 32, "group_ends holds a bit per row");
 
-// Rows per group of the dgamma/dbeta sums, for every kind but where a chunk
-// is one group (ScheduleNorm): the same for every layout and thread count,
-// so the bits depend on the shape alone.
+// Rows per group of the dgamma/dbeta sums, for every kind: the same for
+// every layout and thread count, so the bits depend on the shape alone.
 constexpr int64_t kGroupRows = 8;
 
 struct NormKernelParams {

@@ -1,10 +1,10 @@
 // Threads and chunks around the norm kernel. Rows are split into chunks of a
 // size fixed by the shape alone; each chunk writes its own float32 dgamma and
 // dbeta partial sums (groups of kGroupRows rows summed from zero, then added
-// to the chunk's, or the chunk one group), and a final pass adds the chunks'
-// partials in chunk order in float64. A chunk is one task, or, where no
-// output needs whole rows (column sums alone), a task per tile of its
-// columns. The same bits come out for any thread count and layout.
+// to the chunk's), and a final pass adds the chunks' partials in chunk order
+// in float64. A chunk is one task, or, where no output needs whole rows
+// (column sums alone), a task per tile of its columns. The same bits come
+// out for any thread count and layout.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -240,15 +240,6 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   const int64_t aim = want_acc ? kChunksWithPartials : kChunksWithoutPartials;
   s.chunk_rows = column_sums ? kMaxChunkRows : std::clamp<int64_t>((p.M + aim - 1) / aim, kMinChunkRows, kMaxChunkRows);
   s.chunks = (p.M + s.chunk_rows - 1) / s.chunk_rows;
-  // Chunks of kMinChunkRows rows (M up to 512) are one group, summed in the
-  // chunk's own partials: no group sums beside them, no zeros first, no
-  // group's sums loaded again to join the chunk's. At 256x65536 a chunk's
-  // partials are 512 KiB, as were a group's: a MiB of sums beside the rows in
-  // the L2. +2% to +10% at 2 threads on an AVX2 Zen 3 and an AVX-512 Xeon
-  // (docs/performance.md, attempts 85-86), for a chain of 32 float32
-  // additions per column where groups of 8 had 8 + 4 (dgamma's error still
-  // about half the peers').
-  s.group_rows = !column_sums && s.chunk_rows <= kMinChunkRows ? s.chunk_rows : kGroupRows;
   s.tile_columns = p.N;
   if (column_sums) {
     const int64_t most = std::max<int64_t>(1, p.N / kNarrowestColumnTile);
@@ -292,8 +283,7 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
   s.partial_offset = bytes;
   if (want_acc) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
   s.open_offset = bytes;  // per thread: the sums of a group that spans blocks, then a span's (RunNorm)
-  const int open_arrays = s.group_rows == s.chunk_rows ? 0 : s.chunk_rows > kSpanRows ? 2 : 1;
-  s.open_per_thread = want_acc ? AlignUp(2 * n * sizeof(float)) * open_arrays : 0;
+  s.open_per_thread = want_acc ? AlignUp(2 * n * sizeof(float)) * (s.chunk_rows > kSpanRows ? 2 : 1) : 0;
   bytes += s.open_per_thread * static_cast<size_t>(s.threads);
   s.scratch_offset = bytes;
   if (s.packed) {
@@ -362,13 +352,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       if (HasDbeta(p.kind)) std::fill(sums + N, sums + N + tile.N, 0.0f);
     };
     float* dgamma = want_acc ? partials + chunk * 2 * N + j0 : nullptr;
-    // A chunk of one group sums in its own partials (its first row's terms
-    // from zero), and no group ends in it.
-    const bool chunk_group = s.group_rows == s.chunk_rows;
-    if (dgamma && !chunk_group) clear(dgamma);
-    float* open = !want_acc     ? nullptr
-                  : chunk_group ? dgamma
-                                : reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) + j0;
+    if (dgamma) clear(dgamma);
+    float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) + j0 : nullptr;
     // Chunks of more than kSpanRows rows add their groups' sums into a span's
     // sums (from zero) and each span's into the chunk's: per column, a chain
     // of 8 + 8 + 4 float32 additions for 256 rows instead of 8 + 32.
@@ -394,15 +379,13 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     block.dbeta = block.dgamma ? block.dgamma + N : nullptr;
     block.open_dgamma = open;
     block.open_dbeta = open ? open + N : nullptr;
-    const auto ends_group = [&](int64_t row) {
-      return !chunk_group && ((row + 1 - begin) % s.group_rows == 0 || row + 1 == end);
-    };
+    const auto ends_group = [&](int64_t row) { return (row + 1 - begin) % kGroupRows == 0 || row + 1 == end; };
     for (int64_t r0 = begin; r0 < end; r0 += block.rows) {
       const int64_t span_end = span ? std::min(end, r0 + kSpanRows - (r0 - begin) % kSpanRows) : end;
       block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, span_end - r0));
       // Rows swept alone are summed in pass 1 as one group at most.
       if (s.sweep_rows && ends_group(r0)) block.rows = 1;
-      block.resume = (r0 - begin) % s.group_rows != 0;
+      block.resume = (r0 - begin) % kGroupRows != 0;
       block.group_ends = 0;
       for (int r = 0; r < block.rows; ++r) {
         if (ends_group(r0 + r)) block.group_ends |= 1u << r;
