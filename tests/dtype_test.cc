@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/dtype.h"
@@ -198,6 +199,50 @@ TEST(DType, AddRunsFloat64MatchesScalarSums) {
       for (size_t j = 0; j < got.size(); ++j) {
         EXPECT_EQ(std::memcmp(&got[j], &want[j], sizeof(double)), 0) << "n " << n << " runs " << runs << " at " << j;
       }
+    }
+  }
+}
+
+// The pair orders (convert.h): whole steps of `step` values into split order
+// (even values, then odd ones) and back, the values after the last whole
+// step as they are, nothing past n written; the float64 form rounds each
+// value; UnsplitSum gives the bits of a float64 sum of one run from +0.
+TEST(DType, PairOrdersMatchTheirDefinition) {
+  std::mt19937_64 rng(13);
+  std::uniform_real_distribution<float> value(-1000, 1000);
+  const float poison = std::numeric_limits<float>::quiet_NaN();
+  for (int64_t step : {int64_t{0}, int64_t{16}, int64_t{32}}) {
+    for (int64_t n : {int64_t{1}, int64_t{15}, int64_t{16}, int64_t{31}, int64_t{32}, int64_t{33}, int64_t{100},
+                      int64_t{256}}) {
+      std::vector<float> in(static_cast<size_t>(n));
+      for (float& v : in) v = value(rng);
+      in[0] = -0.0f;
+      if (n > 2) in[2] = std::numeric_limits<float>::infinity();
+      // The definition: split[j + i] = in[j + 2i], split[j + step / 2 + i] = in[j + 2i + 1].
+      std::vector<float> want = in;
+      const int64_t whole = step > 0 ? n / step * step : 0;
+      for (int64_t j = 0; j < whole; j += step) {
+        for (int64_t i = 0; i < step / 2; ++i) want[j + i] = in[j + 2 * i], want[j + step / 2 + i] = in[j + 2 * i + 1];
+      }
+      std::vector<float> split(static_cast<size_t>(n + 3), poison), back(split), from64(split), sum(split);
+      cpu::SplitPairs(in.data(), n, step, split.data());
+      cpu::UnsplitPairs(split.data(), n, step, back.data());
+      std::vector<double> wide(split.begin(), split.begin() + n);
+      cpu::UnsplitPairs(wide.data(), n, step, from64.data());
+      cpu::UnsplitSum(split.data(), n, step, sum.data());
+      for (int64_t j = 0; j < n + 3; ++j) {
+        const std::string at = "step " + std::to_string(step) + " n " + std::to_string(n) + " at " + std::to_string(j);
+        if (j >= n) {  // past n: untouched
+          for (const auto* v : {&split, &back, &from64, &sum}) EXPECT_TRUE(std::isnan((*v)[j])) << at;
+          continue;
+        }
+        EXPECT_EQ(std::memcmp(&split[j], &want[j], sizeof(float)), 0) << at;
+        EXPECT_EQ(std::memcmp(&back[j], &in[j], sizeof(float)), 0) << at;
+        EXPECT_EQ(std::memcmp(&from64[j], &in[j], sizeof(float)), 0) << at;
+        const float one_run = static_cast<float>(0.0 + static_cast<double>(in[j]));
+        EXPECT_EQ(std::memcmp(&sum[j], &one_run, sizeof(float)), 0) << at;
+      }
+      EXPECT_FALSE(std::signbit(sum[0])) << "-0 summed from +0 is +0";
     }
   }
 }

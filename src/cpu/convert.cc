@@ -85,6 +85,39 @@ void AddRunsFloat64Impl(const float* in, int64_t runs, int64_t stride, int64_t n
   }
 }
 
+// The pair orders of convert.h as plain loops, which the compiler
+// vectorizes for each target (element at a time, the final sums of a
+// LayerNorm backward of 1 x 16384 bfloat16 spent a third of its time here).
+// kPlusZero: each value plus +0 (float32 sums of one run, convert.h).
+template <bool kSplit, bool kPlusZero = false, typename In>
+void PermutePairsOf(const In* HWY_RESTRICT in, int64_t n, int64_t step, float* HWY_RESTRICT out) {
+  const auto value = [](In v) { return kPlusZero ? static_cast<float>(v) + 0.0f : static_cast<float>(v); };
+  const int64_t half = step / 2, whole = step > 0 ? n / step * step : 0;
+  for (int64_t j = 0; j < whole; j += step) {
+    const In* HWY_RESTRICT from = in + j;
+    float* HWY_RESTRICT to = out + j;
+    for (int64_t i = 0; i < half; ++i) {
+      if constexpr (kSplit) {
+        to[i] = value(from[2 * i]), to[half + i] = value(from[2 * i + 1]);
+      } else {
+        to[2 * i] = value(from[i]), to[2 * i + 1] = value(from[half + i]);
+      }
+    }
+  }
+  for (int64_t j = whole; j < n; ++j) out[j] = value(in[j]);
+}
+
+void SplitPairsImpl(const float* in, int64_t n, int64_t step, float* out) { PermutePairsOf<true>(in, n, step, out); }
+void UnsplitPairsImpl(const float* in, int64_t n, int64_t step, float* out) {
+  PermutePairsOf<false>(in, n, step, out);
+}
+void UnsplitSumImpl(const float* in, int64_t n, int64_t step, float* out) {
+  PermutePairsOf<false, true>(in, n, step, out);
+}
+void UnsplitPairsFloat64Impl(const double* in, int64_t n, int64_t step, float* out) {
+  PermutePairsOf<false>(in, n, step, out);
+}
+
 }  // namespace HWY_NAMESPACE
 }  // namespace cpu
 }  // namespace gradops
@@ -119,6 +152,10 @@ void SetBFloat16Instructions(bool allowed) { bfloat16_instructions_allowed.store
 HWY_EXPORT(ConvertToFloatImpl);
 HWY_EXPORT(ConvertFromFloatImpl);
 HWY_EXPORT(AddRunsFloat64Impl);
+HWY_EXPORT(SplitPairsImpl);
+HWY_EXPORT(UnsplitPairsImpl);
+HWY_EXPORT(UnsplitPairsFloat64Impl);
+HWY_EXPORT(UnsplitSumImpl);
 
 void ConvertToFloat(DType dtype, const void* in, float* out, int64_t n) {
   HWY_DYNAMIC_DISPATCH(ConvertToFloatImpl)(dtype, in, out, n);
@@ -128,6 +165,18 @@ void ConvertFromFloat(DType dtype, const float* in, void* out, int64_t n) {
 }
 void AddRunsFloat64(const float* in, int64_t runs, int64_t stride, int64_t n, double* sum) {
   HWY_DYNAMIC_DISPATCH(AddRunsFloat64Impl)(in, runs, stride, n, sum);
+}
+void SplitPairs(const float* in, int64_t n, int64_t step, float* out) {
+  HWY_DYNAMIC_DISPATCH(SplitPairsImpl)(in, n, step, out);
+}
+void UnsplitPairs(const float* in, int64_t n, int64_t step, float* out) {
+  HWY_DYNAMIC_DISPATCH(UnsplitPairsImpl)(in, n, step, out);
+}
+void UnsplitSum(const float* in, int64_t n, int64_t step, float* out) {
+  HWY_DYNAMIC_DISPATCH(UnsplitSumImpl)(in, n, step, out);
+}
+void UnsplitPairs(const double* in, int64_t n, int64_t step, float* out) {
+  HWY_DYNAMIC_DISPATCH(UnsplitPairsFloat64Impl)(in, n, step, out);
 }
 }  // namespace cpu
 }  // namespace gradops

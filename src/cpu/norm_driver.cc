@@ -62,33 +62,15 @@ void LoadVector(const VectorOperand& v, bool present, int64_t n, float* out) {
   }
 }
 
-// n values from in[0], each whole step of `step` of them from column order
-// into split order (norm.h, NormPairStep: its even values, then its odd
-// ones; kSplit) or back, into out; the values after the last whole step as
-// they are.
-template <bool kSplit, typename In, typename Out>
-void PermutePairs(const In* in, int64_t n, int64_t step, Out* out) {
-  const int64_t half = step / 2, whole = n / step * step;
-  for (int64_t j = 0; j < whole; j += step) {
-    for (int64_t i = 0; i < half; ++i) {
-      if constexpr (kSplit) {
-        out[j + i] = static_cast<Out>(in[j + 2 * i]), out[j + half + i] = static_cast<Out>(in[j + 2 * i + 1]);
-      } else {
-        out[j + 2 * i] = static_cast<Out>(in[j + i]), out[j + 2 * i + 1] = static_cast<Out>(in[j + half + i]);
-      }
-    }
-  }
-  for (int64_t j = whole; j < n; ++j) out[j] = static_cast<Out>(in[j]);
-}
-
-// The same in place, a tile (whole steps) at a time.
+// v's n values from column order into split order (norm.h, NormPairStep;
+// kSplit) or back, in place, a tile (whole steps) at a time.
 template <bool kSplit>
 void PermutePairsInPlace(float* v, int64_t n, int64_t step) {
   float tile[kSumTile];
   for (int64_t j = 0; j < n; j += kSumTile) {
     const int64_t m = std::min(kSumTile, n - j);
     std::copy(v + j, v + j + m, tile);
-    PermutePairs<kSplit>(tile, m, step, v + j);
+    kSplit ? SplitPairs(tile, m, step, v + j) : UnsplitPairs(tile, m, step, v + j);
   }
 }
 
@@ -446,7 +428,9 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   // bfloat16 1024x16384 at 1 thread spent 14% of its time here). Every
   // thread still gets a share for N = 1024 (one tile of 2048 columns left a
   // thread doing it all). The width never changes a bit: each column is
-  // summed alone, in chunk order.
+  // summed alone, in chunk order. One chunk's partials need no float64: its
+  // sum from +0 rounds back to each partial (UnsplitSum; a LayerNorm backward
+  // of 1 x 16384 bfloat16 took 17 us instead of 33, docs/performance.md).
   constexpr int64_t kWidestSumTile = 8 * kSumTile;
   const int64_t share = std::clamp<int64_t>((N + s.threads - 1) / s.threads, 1, kWidestSumTile);
   const int64_t width = (share + kSumTile - 1) / kSumTile * kSumTile;
@@ -456,14 +440,15 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     for (int k = 0; k < 2; ++k) {
       if (!(k == 0 ? p.want_dgamma : p.want_dbeta)) continue;
       const VectorOperand& out = k == 0 ? p.dgamma : p.dbeta;
-      double sum[kWidestSumTile];
-      std::fill(sum, sum + (j1 - j0), 0.0);
-      AddRunsFloat64(partials + k * N + j0, s.chunks, 2 * N, j1 - j0, sum);
+      const float* run = partials + k * N + j0;
       float rounded[kWidestSumTile];
-      if (step > 0) {
-        PermutePairs<false>(sum, j1 - j0, step, rounded);  // back in column order (tiles hold whole steps)
+      if (s.chunks == 1) {
+        UnsplitSum(run, j1 - j0, step, rounded);
       } else {
-        std::copy(sum, sum + (j1 - j0), rounded);
+        double sum[kWidestSumTile];
+        std::fill(sum, sum + (j1 - j0), 0.0);
+        AddRunsFloat64(run, s.chunks, 2 * N, j1 - j0, sum);
+        UnsplitPairs(sum, j1 - j0, step, rounded);  // back in column order (tiles hold whole steps)
       }
       WriteElements(out.data, out.dtype, out.layout, j0, j1, rounded);
     }
