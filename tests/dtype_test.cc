@@ -11,6 +11,7 @@
 
 #include "core/dtype.h"
 #include "cpu/convert.h"
+#include "ref/compare.h"
 #include "test_util.h"
 
 namespace gradops {
@@ -18,9 +19,9 @@ namespace {
 
 // The float16/bfloat16 value nearest to f, ties to even, found by search
 // over the decoded values (independent of the bit tricks under test).
-uint16_t NearestBySearch(float f, float (*decode)(uint16_t)) {
+uint16_t NearestBySearch(double f, float (*decode)(uint16_t)) {
   const uint16_t sign = std::signbit(f) ? 0x8000 : 0;
-  const double target = std::fabs(static_cast<double>(f));
+  const double target = std::fabs(f);
   uint16_t best = 0;
   double best_err = INFINITY;
   for (uint32_t h = 0; h < 0x8000; ++h) {
@@ -77,6 +78,38 @@ TEST(DType, ScalarRoundsToNearestEven) {
     else EXPECT_EQ(FloatToFloat16(f) & 0x7FFF, 0x7C00) << f;
     if (std::fabs(f) < 3.3961514e38f) EXPECT_EQ(FloatToBFloat16(f), NearestBySearch(f, BFloat16ToFloat)) << f;
   }
+}
+
+// The reference rounded once to a 16-bit dtype: where a double lies just
+// off a tie between two 16-bit values, closer than float32 can tell, the
+// side it lies on decides (float32 first, then 16 bits, would take the even
+// one); and the share of elements other than that rounding.
+TEST(DType, ReferenceRoundsOnceToNearestEven) {
+  std::vector<double> probes;
+  for (int e = -20; e < 16; ++e) {
+    for (int m = 0; m < 16; ++m) {
+      for (const int bits : {7, 10}) {  // bfloat16's and float16's mantissa bits
+        const double tie = std::ldexp(1.0 + (2 * m + 1) / std::ldexp(1.0, bits + 1), e);
+        for (const double off : {-1.0, 0.0, 1.0}) {
+          probes.push_back(tie * (1.0 + off * std::ldexp(1.0, -40)));
+          probes.push_back(-probes.back());
+        }
+      }
+    }
+  }
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-60000.0, 60000.0);
+  for (int i = 0; i < 2000; ++i) probes.push_back(u(rng) * std::ldexp(1.0, -static_cast<int>(rng() % 30)));
+  for (const double w : probes) {
+    EXPECT_EQ(ref::RoundedTo(DType::kBFloat16, w), BFloat16ToFloat(NearestBySearch(w, BFloat16ToFloat))) << w;
+    EXPECT_EQ(ref::RoundedTo(DType::kFloat16, w), Float16ToFloat(NearestBySearch(w, Float16ToFloat))) << w;
+    EXPECT_EQ(ref::RoundedTo(DType::kFloat32, w), static_cast<double>(static_cast<float>(w))) << w;
+  }
+  std::vector<double> got(probes.size());
+  for (size_t i = 0; i < probes.size(); ++i) got[i] = ref::RoundedTo(DType::kBFloat16, probes[i]);
+  EXPECT_EQ(ref::Compare(got, probes, DType::kBFloat16).misrounded, 0.0);
+  got[5] = BFloat16ToFloat(static_cast<uint16_t>(FloatToBFloat16(static_cast<float>(got[5])) + 1));
+  EXPECT_EQ(ref::Compare(got, probes, DType::kBFloat16).misrounded, 1.0 / static_cast<double>(probes.size()));
 }
 
 TEST(DType, NaNStaysNaN) {

@@ -1,6 +1,8 @@
 // `gradops accuracy`: the largest error of every output against the float64
-// reference, on the benchmark's own inputs (the same seeds), one JSON object
-// per line, so reports can set gradops beside the peers on identical data.
+// reference, and the share of its elements other than the reference rounded
+// once to its dtype, on the benchmark's own inputs (the same seeds), one JSON
+// object per line, so reports can set gradops beside the peers on identical
+// data.
 #include <cstdio>
 
 #include "commands.h"
@@ -22,7 +24,7 @@ int RunAccuracy(bool quick) {
         std::fprintf(stderr, "accuracy: %s\n", s.message().c_str());
         return 1;
       }
-      std::vector<std::pair<std::string, double>> errors;
+      std::vector<std::pair<std::string, ref::Comparison>> errors;
       const bool ok = problem.Check(&errors);
       all_ok = all_ok && ok;
       std::printf("{\"system\": \"gradops\", \"op\": \"%s\", \"dtype\": \"%s\", \"shape\": [%lld%s%s], \"pass\": %s, "
@@ -30,7 +32,11 @@ int RunAccuracy(bool quick) {
                   OpName(c.op), DTypeName(dtype), static_cast<long long>(c.shape[0]), c.shape.size() > 1 ? ", " : "",
                   c.shape.size() > 1 ? std::to_string(c.shape[1]).c_str() : "", ok ? "true" : "false");
       for (size_t i = 0; i < errors.size(); ++i) {
-        std::printf("%s\"%s\": %.3e", i ? ", " : "", errors[i].first.c_str(), errors[i].second);
+        std::printf("%s\"%s\": %.3e", i ? ", " : "", errors[i].first.c_str(), errors[i].second.max_error);
+      }
+      std::printf("}, \"misrounded\": {");
+      for (size_t i = 0; i < errors.size(); ++i) {
+        std::printf("%s\"%s\": %.3e", i ? ", " : "", errors[i].first.c_str(), errors[i].second.misrounded);
       }
       std::printf("}}\n");
       std::fflush(stdout);

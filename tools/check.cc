@@ -32,13 +32,13 @@ bool RunCheck() {
       Status s = problem.MakePlan(&plan);
       std::vector<unsigned char> workspace(plan.workspace_bytes());
       if (s.ok()) s = Run(plan, workspace.data(), workspace.size());
-      std::vector<std::pair<std::string, double>> errors;
+      std::vector<std::pair<std::string, ref::Comparison>> errors;
       const bool ok = s.ok() && problem.Check(&errors);
       all_ok = all_ok && ok;
       std::string detail;
       for (const auto& e : errors) {
         char buf[64];
-        std::snprintf(buf, sizeof(buf), "%s %.1e ", e.first.c_str(), e.second);
+        std::snprintf(buf, sizeof(buf), "%s %.1e ", e.first.c_str(), e.second.max_error);
         detail += buf;
       }
       if (!s.ok()) detail = s.message();

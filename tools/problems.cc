@@ -148,11 +148,11 @@ double Problem::bytes_moved() const {
   return 0;
 }
 
-bool Problem::Check(std::vector<std::pair<std::string, double>>* errors) const {
+bool Problem::Check(std::vector<std::pair<std::string, ref::Comparison>>* errors) const {
   bool ok = true;
   auto compare = [&](const char* name, const TensorView& got, const std::vector<double>& want) {
     const ref::Comparison c = ref::Compare(ref::Read(got), want, got.dtype);
-    errors->emplace_back(name, c.max_error);
+    errors->emplace_back(name, c);
     ok = ok && c.ok;
   };
   switch (op_) {

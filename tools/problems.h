@@ -9,6 +9,7 @@
 
 #include "core/host_memory.h"
 #include "gradops/ops.h"
+#include "ref/compare.h"
 
 namespace gradops {
 namespace tool {
@@ -49,8 +50,9 @@ class Problem {
   // Bytes an ideal kernel moves: dy, x (or res_for_gamma) read, dx (and
   // res_for_gamma) written, plus the per-row and per-column vectors.
   double bytes_moved() const;
-  // Largest error against the float64 reference, per output; false on failure.
-  bool Check(std::vector<std::pair<std::string, double>>* errors) const;
+  // Each output against the float64 reference (ref::Compare), by name; false
+  // on failure.
+  bool Check(std::vector<std::pair<std::string, ref::Comparison>>* errors) const;
   // Points every argument at move(buffer, bytes) instead of the buffer
   // (a device copy, for `gradops bench --device cuda`); Check then no longer
   // applies.

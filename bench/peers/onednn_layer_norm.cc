@@ -29,14 +29,15 @@ namespace {
 void Report(const char* system, DType dtype, int64_t M, int64_t N, int threads, double ms, double bytes,
             const std::vector<double>& dx, const std::vector<double>& dg, const std::vector<double>& db,
             const ref::NormGrads& want) {
-  const double e_dx = ref::Compare(dx, want.dx, dtype).max_error;
-  const double e_dg = ref::Compare(dg, want.dgamma, DType::kFloat32).max_error;
-  const double e_db = ref::Compare(db, want.dbeta, DType::kFloat32).max_error;
+  const ref::Comparison e_dx = ref::Compare(dx, want.dx, dtype);
+  const ref::Comparison e_dg = ref::Compare(dg, want.dgamma, DType::kFloat32);
+  const ref::Comparison e_db = ref::Compare(db, want.dbeta, DType::kFloat32);
   std::printf("{\"system\": \"%s\", \"op\": \"layer_norm_backward\", \"dtype\": \"%s\", \"shape\": [%lld, %lld], "
               "\"threads\": %d, \"ms\": %.4f, \"gbps\": %.2f, \"max_error\": {\"dx\": %.3e, \"dgamma\": %.3e, "
-              "\"dbeta\": %.3e}}\n",
+              "\"dbeta\": %.3e}, \"misrounded\": {\"dx\": %.3e, \"dgamma\": %.3e, \"dbeta\": %.3e}}\n",
               system, DTypeName(dtype), static_cast<long long>(M), static_cast<long long>(N), threads, ms,
-              bytes / (ms * 1e6), e_dx, e_dg, e_db);
+              bytes / (ms * 1e6), e_dx.max_error, e_dg.max_error, e_db.max_error, e_dx.misrounded, e_dg.misrounded,
+              e_db.misrounded);
   std::fflush(stdout);
 }
 

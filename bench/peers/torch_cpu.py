@@ -6,8 +6,9 @@ through autograd of its forward definition, SiLU backward through
 aten.silu_backward. Inputs are drawn exactly as tools/problems.cc draws them
 (splitmix64 hashes of stream and index), so the data is bit-identical to
 gradops'. Each timed call starts with the caches emptied of its data, as in
-`gradops bench`. Prints one JSON object per line: time, GB/s and the largest error of
-each output against the same operation in float64.
+`gradops bench`. Prints one JSON object per line: time, GB/s, and the largest error of
+each output against the same operation in float64 and the share of its elements other
+than that result rounded once to the output's dtype.
 
     torch_cpu.py --threads 2 --reps 7 [--quick]
 """
@@ -87,6 +88,36 @@ def max_error(got, want):
     return float((got - want).abs().max()) / scale
 
 
+def rounded_to(want, dtype):
+    """want (float64) rounded once to dtype, to nearest, ties to even, as numpy float64 (ref::RoundedTo):
+    16-bit dtypes through float32 rounded to odd, so that no tie is decided twice."""
+    w = want.detach().double().numpy()
+    if dtype == torch.float32:
+        return w.astype(np.float32).astype(np.float64)
+    with np.errstate(over="ignore", invalid="ignore"):
+        f = w.astype(np.float32)
+        inexact = np.isfinite(w) & (f.astype(np.float64) != w)
+        toward_zero = inexact & (np.abs(f.astype(np.float64)) > np.abs(w))
+        f[toward_zero] = np.nextafter(f[toward_zero], np.float32(0))
+        bits = f.view(np.uint32)
+        bits[inexact] |= np.uint32(1)
+    if dtype == torch.float16:
+        return f.astype(np.float16).astype(np.float64)
+    # bfloat16: the upper 16 bits, rounded to nearest even; NaN stays NaN.
+    b = bits.astype(np.uint64)
+    r = (((b + 0x7FFF + ((b >> 16) & 1)) >> 16) << 16).astype(np.uint32)
+    out = r.view(np.float32).astype(np.float64)
+    return np.where(np.isnan(w), np.nan, out)
+
+
+def misrounded(got, want):
+    """Share of got's elements other than want rounded once to got's dtype (NaN matches NaN)."""
+    best = rounded_to(want, got.dtype)
+    g = got.detach().double().numpy()
+    same = (g == best) | (np.isnan(g) & np.isnan(best))
+    return float(1.0 - same.mean()) if g.size else 0.0
+
+
 def inputs(op, dtype_name, shape):
     seed = 1 + 10 * OPS[op] + DTYPES[dtype_name][0]
     dt = DTYPES[dtype_name][1]
@@ -126,7 +157,9 @@ def measure(op, dtype_name, shape, threads, reps):
         ms = median_ms(lambda: layer_norm(dy, x, mean, rstd, gamma), reps)
         got = layer_norm(dy, x, mean, rstd, gamma)
         want = layer_norm(dy.double(), x.double(), mean.double(), rstd.double(), gamma.double())
-        errors = dict(zip(["dx", "dgamma", "dbeta"], [max_error(g, w) for g, w in zip(got, want)]))
+        names = ["dx", "dgamma", "dbeta"]
+        errors = dict(zip(names, [max_error(g, w) for g, w in zip(got, want)]))
+        wrong = dict(zip(names, [misrounded(g, w) for g, w in zip(got, want)]))
         moved = 3 * numel * elem + 2 * 4 * M + 3 * 4 * N
     elif op == "rms_norm_backward":
         M, N = shape
@@ -136,15 +169,19 @@ def measure(op, dtype_name, shape, threads, reps):
         xd, gd, yd = rms_norm_graph(x.double(), gamma.double())
         want = torch.autograd.grad(yd, (xd, gd), dy.double())
         errors = {"dx": max_error(got[0], want[0]), "dgamma": max_error(got[1], want[1])}
+        wrong = {"dx": misrounded(got[0], want[0]), "dgamma": misrounded(got[1], want[1])}
         moved = 3 * numel * elem + 4 * M + 2 * 4 * N
     else:
         ms = median_ms(lambda: torch.ops.aten.silu_backward(dy, x), reps)
         got = torch.ops.aten.silu_backward(dy, x)
-        errors = {"dx": max_error(got, torch.ops.aten.silu_backward(dy.double(), x.double()))}
+        want = torch.ops.aten.silu_backward(dy.double(), x.double())
+        errors = {"dx": max_error(got, want)}
+        wrong = {"dx": misrounded(got, want)}
         moved = 3 * numel * elem
     return {"system": "pytorch " + torch.__version__.split("+")[0], "op": op, "dtype": dtype_name,
             "shape": list(shape), "threads": threads, "ms": round(ms, 4), "gbps": round(moved / (ms * 1e6), 2),
-            "max_error": {k: float("%.3e" % v) for k, v in errors.items()}}
+            "max_error": {k: float("%.3e" % v) for k, v in errors.items()},
+            "misrounded": {k: float("%.3e" % v) for k, v in wrong.items()}}
 
 
 def main():
