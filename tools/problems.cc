@@ -98,6 +98,13 @@ Problem::Problem(Op op, DType dtype, const std::vector<int64_t>& shape, uint64_t
   buffers_[kMean].Fill(seed * 8 + 2, -1, 1);
   buffers_[kRstd].Fill(seed * 8 + 3, 0.1f, 3);
   buffers_[kGamma].Fill(seed * 8 + 4, -3, 3);
+  if (op == Op::kRmsNormBackward) {
+    // rstd as a forward pass gives it: that of x (eps 1e-6) rounded to float32.
+    // PyTorch's RMSNorm backward derives rstd from x, so its peer then solves
+    // the same problem.
+    const std::vector<double> rstd = ref::RmsNormRstd(ref::Read(buffers_[kX].view), M_, N_, 1e-6);
+    for (int64_t i = 0; i < M_; ++i) StoreFromFloat(buffers_[kRstd].view.data, stat, i, static_cast<float>(rstd[i]));
+  }
   const auto v = [&](int k) { return buffers_[k].view; };
   ln_.dy = v(kDy); ln_.x = v(kX); ln_.mean = v(kMean); ln_.rstd = v(kRstd); ln_.gamma = &buffers_[kGamma].view;
   ln_.dx = v(kDx); ln_.dgamma = v(kDgamma); ln_.dbeta = v(kDbeta);

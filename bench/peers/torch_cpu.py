@@ -2,7 +2,8 @@
 """Peer: PyTorch on the CPU, on the same inputs as `gradops bench`.
 
 LayerNorm backward through aten.native_layer_norm_backward, RMSNorm backward
-through autograd of its forward definition, SiLU backward through
+through autograd of its forward definition (rstd from x, eps 1e-6: gradops is
+handed that rstd in float32, so both solve one problem), SiLU backward through
 aten.silu_backward. Inputs are drawn exactly as tools/problems.cc draws them
 (splitmix64 hashes of stream and index), so the data is bit-identical to
 gradops'. Each timed call starts with the caches emptied of its data, as in
