@@ -31,13 +31,14 @@ int RunAccuracy(bool quick) {
                   "\"max_error\": {",
                   OpName(c.op), DTypeName(dtype), static_cast<long long>(c.shape[0]), c.shape.size() > 1 ? ", " : "",
                   c.shape.size() > 1 ? std::to_string(c.shape[1]).c_str() : "", ok ? "true" : "false");
-      for (size_t i = 0; i < errors.size(); ++i) {
-        std::printf("%s\"%s\": %.3e", i ? ", " : "", errors[i].first.c_str(), errors[i].second.max_error);
-      }
+      const auto print = [&](double ref::Comparison::*measure) {
+        for (size_t i = 0; i < errors.size(); ++i) {
+          std::printf("%s\"%s\": %.3e", i ? ", " : "", errors[i].first.c_str(), errors[i].second.*measure);
+        }
+      };
+      print(&ref::Comparison::max_error);
       std::printf("}, \"misrounded\": {");
-      for (size_t i = 0; i < errors.size(); ++i) {
-        std::printf("%s\"%s\": %.3e", i ? ", " : "", errors[i].first.c_str(), errors[i].second.misrounded);
-      }
+      print(&ref::Comparison::misrounded);
       std::printf("}}\n");
       std::fflush(stdout);
     }

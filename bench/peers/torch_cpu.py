@@ -100,15 +100,9 @@ def rounded_to(want, dtype):
         inexact = np.isfinite(w) & (f.astype(np.float64) != w)
         toward_zero = inexact & (np.abs(f.astype(np.float64)) > np.abs(w))
         f[toward_zero] = np.nextafter(f[toward_zero], np.float32(0))
-        bits = f.view(np.uint32)
-        bits[inexact] |= np.uint32(1)
-    if dtype == torch.float16:
-        return f.astype(np.float16).astype(np.float64)
-    # bfloat16: the upper 16 bits, rounded to nearest even; NaN stays NaN.
-    b = bits.astype(np.uint64)
-    r = (((b + 0x7FFF + ((b >> 16) & 1)) >> 16) << 16).astype(np.uint32)
-    out = r.view(np.float32).astype(np.float64)
-    return np.where(np.isnan(w), np.nan, out)
+        f.view(np.uint32)[inexact] |= np.uint32(1)
+    # float32 to 16 bits rounds to nearest even and keeps NaN.
+    return torch.from_numpy(f).to(dtype).double().numpy()
 
 
 def misrounded(got, want):
