@@ -1,4 +1,5 @@
-// `gradops bench`: the triad bandwidth ceiling, then every operator on the
+// `gradops bench`: the triad bandwidth ceiling (and a two-array read's
+// bandwidth, for the operator that only reads), then every operator on the
 // benchmark shapes, fp32/bf16/fp16, at 1 thread and at all threads, each as
 // the median of several timed runs after a warm-up, each from memory (the
 // caches emptied first: ColdMedianMs), with the triad measured again beside
@@ -56,6 +57,19 @@ class Triad {
     return 12.0 * static_cast<double>(n_) / (ms * 1e6);
   }
 
+  // Median GB/s of `reps` reads of b and c alone (8 bytes per float index).
+  double ReadGBps(int threads, int reps) {
+    std::vector<float> sums(static_cast<size_t>(threads));
+    const double ms = MedianMs(reps, [&] {
+      ParallelFor(threads, threads, [&](int64_t t, int) {
+        const int64_t begin = n_ * t / threads, end = n_ * (t + 1) / threads;
+        sums[static_cast<size_t>(t)] += cpu::ReadTwo(b_.get() + begin, c_.get() + begin, end - begin);
+      });
+    });
+    sink_ += sums[0];  // kept, so that the reads are
+    return 8.0 * static_cast<double>(n_) / (ms * 1e6);
+  }
+
  private:
   using Buffer = std::unique_ptr<float[], void (*)(void*)>;
   Buffer Allocate(HostPlacement placement) const {
@@ -65,6 +79,7 @@ class Triad {
 
   int64_t n_;
   Buffer a_, b_, c_;
+  volatile float sink_ = 0;
 };
 
 // Planning plus running a 1x1024 LayerNorm backward, in microseconds.
@@ -108,8 +123,18 @@ int RunBench(const BenchOptions& options) {
     const double plain = triad.GBps(t, false, reps), nt = triad.GBps(t, true, reps);
     nt_faster.push_back(nt > plain);
     if (!options.json) {
-      std::printf("triad ceiling at the start, %d thread%s: %.1f GB/s (%s stores); each row's beside it\n", t,
-                  t > 1 ? "s" : "", std::max(plain, nt), nt > plain ? "non-temporal" : "plain");
+      const double ceiling = std::max(plain, nt);
+      const char* plural = t > 1 ? "s" : "";
+      std::printf("triad ceiling at the start, %d thread%s: %.1f GB/s (%s stores); each row's beside it\n", t, plural,
+                  ceiling, nt > plain ? "non-temporal" : "plain");
+      // layer_norm_grad_beta only reads: where a plain loop reading two
+      // arrays moves fewer bytes per second than the triad, that is about
+      // its bound (its prefetches take it a few percent past the loop), though
+      // its ratio is to the triad as every row's.
+      const double read = triad.ReadGBps(t, reps);
+      std::printf("two-array read at the start, %d thread%s: %.1f GB/s "
+                  "(%.2f of the triad; layer_norm_grad_beta only reads)\n",
+                  t, plural, read, read / ceiling);
     }
   }
   const int ceiling_reps = 3;
