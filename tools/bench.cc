@@ -48,9 +48,7 @@ class Triad {
   // Median GB/s of `reps` runs with plain or non-temporal (nt) stores.
   double GBps(int threads, bool nt, int reps) {
     const double ms = MedianMs(reps, [&] {
-      ParallelFor(threads, threads, [&](int64_t t, int) {
-        const int64_t begin = (n_ * t / threads) & ~int64_t{63};
-        const int64_t end = t + 1 == threads ? n_ : (n_ * (t + 1) / threads) & ~int64_t{63};
+      Slices(threads, [&](int64_t, int64_t begin, int64_t end) {
         cpu::Triad(a_.get() + begin, b_.get() + begin, c_.get() + begin, 3.0f, end - begin, nt);
       });
     });
@@ -61,9 +59,8 @@ class Triad {
   double ReadGBps(int threads, int reps) {
     std::vector<float> sums(static_cast<size_t>(threads));
     const double ms = MedianMs(reps, [&] {
-      ParallelFor(threads, threads, [&](int64_t t, int) {
-        const int64_t begin = n_ * t / threads, end = n_ * (t + 1) / threads;
-        sums[static_cast<size_t>(t)] += cpu::ReadTwo(b_.get() + begin, c_.get() + begin, end - begin);
+      Slices(threads, [&](int64_t t, int64_t begin, int64_t end) {
+        sums[static_cast<size_t>(t)] = cpu::ReadTwo(b_.get() + begin, c_.get() + begin, end - begin);
       });
     });
     sink_ += sums[0];  // kept, so that the reads are
@@ -71,6 +68,18 @@ class Triad {
   }
 
  private:
+  // f(t, begin, end) on each thread t of `threads`, over its slice of the
+  // arrays, the slices starting on 64-element boundaries (whole lines, for
+  // the streaming stores).
+  template <class F>
+  void Slices(int threads, F&& f) const {
+    ParallelFor(threads, threads, [&](int64_t t, int) {
+      const int64_t begin = (n_ * t / threads) & ~int64_t{63};
+      const int64_t end = t + 1 == threads ? n_ : (n_ * (t + 1) / threads) & ~int64_t{63};
+      f(t, begin, end);
+    });
+  }
+
   using Buffer = std::unique_ptr<float[], void (*)(void*)>;
   Buffer Allocate(HostPlacement placement) const {
     return Buffer(static_cast<float*>(AllocateHostMemory(static_cast<size_t>(n_) * sizeof(float), placement)),
