@@ -53,24 +53,37 @@ void WriteElements(void* base, DType dtype, const Layout& layout, int64_t begin,
   ForEachOffset(layout, begin, end, [&](int64_t offset) { StoreFromFloat(base, dtype, offset, *in++); });
 }
 
-// Copies a vector operand into float32 (the ones vector when absent).
-void LoadVector(const VectorOperand& v, bool present, int64_t n, float* out) {
-  if (present) {
-    ReadElements(v.data, v.dtype, v.layout, 0, n, out);
-  } else {
-    std::fill(out, out + n, 1.0f);
+// ReadElements and WriteElements with the float32 side in split order by
+// steps of `step` from `begin` (norm.h, NormPairStep; 0: column order): a
+// tile of whole steps at a time through the L1, one pass over the values.
+void ReadSplit(const void* base, DType dtype, const Layout& layout, int64_t begin, int64_t end, int64_t step,
+               float* out) {
+  if (step == 0) return ReadElements(base, dtype, layout, begin, end, out);
+  float tile[kSumTile];
+  for (int64_t j = begin; j < end; j += kSumTile) {
+    const int64_t m = std::min(kSumTile, end - j);
+    ReadElements(base, dtype, layout, j, j + m, tile);
+    SplitPairs(tile, m, step, out + (j - begin));
+  }
+}
+void WriteUnsplit(void* base, DType dtype, const Layout& layout, int64_t begin, int64_t end, int64_t step,
+                  const float* in) {
+  if (step == 0) return WriteElements(base, dtype, layout, begin, end, in);
+  float tile[kSumTile];
+  for (int64_t j = begin; j < end; j += kSumTile) {
+    const int64_t m = std::min(kSumTile, end - j);
+    UnsplitPairs(in + (j - begin), m, step, tile);
+    WriteElements(base, dtype, layout, j, j + m, tile);
   }
 }
 
-// v's n values from column order into split order (norm.h, NormPairStep;
-// kSplit) or back, in place, a tile (whole steps) at a time.
-template <bool kSplit>
-void PermutePairsInPlace(float* v, int64_t n, int64_t step) {
-  float tile[kSumTile];
-  for (int64_t j = 0; j < n; j += kSumTile) {
-    const int64_t m = std::min(kSumTile, n - j);
-    std::copy(v + j, v + j + m, tile);
-    kSplit ? SplitPairs(tile, m, step, v + j) : UnsplitPairs(tile, m, step, v + j);
+// A vector operand into float32, in split order by steps of `step` (the
+// ones vector when absent: the same in either order).
+void LoadVector(const VectorOperand& v, bool present, int64_t n, int64_t step, float* out) {
+  if (present) {
+    ReadSplit(v.data, v.dtype, v.layout, 0, n, step, out);
+  } else {
+    std::fill(out, out + n, 1.0f);
   }
 }
 
@@ -294,12 +307,11 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   ws += (kAlign - reinterpret_cast<uintptr_t>(ws) % kAlign) % kAlign;
   float* gamma = reinterpret_cast<float*>(ws + s.gamma_offset);
   float* partials = reinterpret_cast<float*>(ws + s.partial_offset);
-  LoadVector(p.gamma, p.has_gamma, N, gamma);
   // Rows in split order (norm.h, NormPairStep): gamma, the packed rows and
   // the partials in that order too, the outputs put back in column order.
   const int64_t step = s.pair_step;
-  // (Ones are the same in either order; column sums read no gamma.)
-  if (step > 0 && p.has_gamma && p.kind != NormKind::kColumnSums) PermutePairsInPlace<true>(gamma, N, step);
+  // (Column sums read no gamma.)
+  LoadVector(p.gamma, p.has_gamma, N, p.kind == NormKind::kColumnSums ? 0 : step, gamma);
 
   NormKernelParams params;
   params.kind = p.kind;
@@ -380,9 +392,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         if (s.packed) {
           float* x = scratch + (4 * r + 0) * N;
           float* dy = scratch + (4 * r + 1) * N;
-          ReadElements(RowPointer(p.x, row), p.x.dtype, p.x.cols, j0, j1, x);
-          ReadElements(RowPointer(p.dy, row), p.dy.dtype, p.dy.cols, j0, j1, dy);
-          if (step > 0) PermutePairsInPlace<true>(x, tile.N, step), PermutePairsInPlace<true>(dy, tile.N, step);
+          ReadSplit(RowPointer(p.x, row), p.x.dtype, p.x.cols, j0, j1, step, x);
+          ReadSplit(RowPointer(p.dy, row), p.dy.dtype, p.dy.cols, j0, j1, step, dy);
           block.x[r] = x;
           block.dy[r] = dy;
           block.dx[r] = scratch + (4 * r + 2) * N;
@@ -406,9 +417,8 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       if (s.packed) {
         for (int r = 0; r < block.rows; ++r) {
           const int64_t row = r0 + r;
-          const auto write_row = [&](const MatrixOperand& m, void* values) {
-            if (step > 0) PermutePairsInPlace<false>(static_cast<float*>(values), tile.N, step);
-            WriteElements(RowPointer(m, row), m.dtype, m.cols, j0, j1, static_cast<const float*>(values));
+          const auto write_row = [&](const MatrixOperand& m, const void* values) {
+            WriteUnsplit(RowPointer(m, row), m.dtype, m.cols, j0, j1, step, static_cast<const float*>(values));
           };
           if (p.want_dx) write_row(p.dx, block.dx[r]);
           if (p.want_res) write_row(p.res, block.res[r]);
@@ -441,7 +451,10 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
       if (!(k == 0 ? p.want_dgamma : p.want_dbeta)) continue;
       const VectorOperand& out = k == 0 ? p.dgamma : p.dbeta;
       const float* run = partials + k * N + j0;
-      float rounded[kWidestSumTile];
+      // Contiguous float32 outputs take the rounded sums in place.
+      float tile_sums[kWidestSumTile];
+      const bool in_place = out.dtype == DType::kFloat32 && out.layout.unit();
+      float* rounded = in_place ? static_cast<float*>(out.data) + j0 : tile_sums;
       if (s.chunks == 1) {
         UnsplitSum(run, j1 - j0, step, rounded);
       } else {
@@ -450,7 +463,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         AddRunsFloat64(run, s.chunks, 2 * N, j1 - j0, sum);
         UnsplitPairs(sum, j1 - j0, step, rounded);  // back in column order (tiles hold whole steps)
       }
-      WriteElements(out.data, out.dtype, out.layout, j0, j1, rounded);
+      if (!in_place) WriteElements(out.data, out.dtype, out.layout, j0, j1, rounded);
     }
   });
 }
