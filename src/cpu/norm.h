@@ -131,7 +131,9 @@ struct NormBlock {
   const float* gamma = nullptr;  // N values (in split order: NormPairStep)
   // dgamma and dbeta are summed over groups of rows (kGroupRows from the
   // chunk's first row), each group from zero, and each group's sums added to
-  // the chunk's: shorter float32 chains than one chunk-long sum.
+  // the chunk's: shorter float32 chains than one chunk-long sum. (The driver
+  // has the first group's blocks sum straight into the chunk's sums, as a
+  // group that never closes: open_dgamma is dgamma there.)
   float* dgamma = nullptr;       // N chunk sums, added to (or null)
   float* dbeta = nullptr;
   float* open_dgamma = nullptr;  // N sums of a group left open at a block's end

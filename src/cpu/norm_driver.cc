@@ -1,10 +1,10 @@
 // Threads and chunks around the norm kernel. Rows are split into chunks of a
 // size fixed by the shape alone; each chunk writes its own float32 dgamma and
-// dbeta partial sums (groups of kGroupRows rows summed from zero, then added
-// to the chunk's), and a final pass adds the chunks' partials in chunk order
-// in float64. A chunk is one task, or, where no output needs whole rows
-// (column sums alone), a task per tile of its columns. The same bits come
-// out for any thread count and layout.
+// dbeta partial sums (groups of kGroupRows rows summed from zero, the first
+// into the chunk's sums, each later one then added to them), and a final pass
+// adds the chunks' partials in chunk order in float64. A chunk is one task,
+// or, where no output needs whole rows (column sums alone), a task per tile
+// of its columns. The same bits come out for any thread count and layout.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
@@ -339,29 +339,23 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     NormKernelParams tile = params;
     tile.N = j1 - j0;
     const int64_t x_skip = s.packed ? 0 : j0 * static_cast<int64_t>(DTypeSize(p.x.dtype));  // bytes
-    // Zeros over this task's columns of dgamma sums and, N further, dbeta's
-    // (RMSNorm: dgamma alone).
-    const auto clear = [&](float* sums) {
-      std::fill(sums, sums + tile.N, 0.0f);
-      if (HasDbeta(p.kind)) std::fill(sums + N, sums + N + tile.N, 0.0f);
-    };
     float* dgamma = want_acc ? partials + chunk * 2 * N + j0 : nullptr;
-    if (dgamma) clear(dgamma);
     float* open = want_acc ? reinterpret_cast<float*>(ws + s.open_offset + thread * s.open_per_thread) + j0 : nullptr;
     // Chunks of more than kSpanRows rows add their groups' sums into a span's
-    // sums (from zero) and each span's into the chunk's: per column, a chain
-    // of 8 + 8 + 4 float32 additions for 256 rows instead of 8 + 32.
+    // sums and each span's into the chunk's: per column, a chain of 8 + 8 + 4
+    // float32 additions for 256 rows instead of 8 + 32.
     float* span =
         want_acc && s.chunk_rows > kSpanRows ? open + AlignUp(2 * N * sizeof(float)) / sizeof(float) : nullptr;
-    const auto close_span = [&] {
+    const int64_t begin = chunk * s.chunk_rows;
+    // A span's sums join the chunk's; the first span's are the chunk's first.
+    const auto close_span = [&](bool first) {
       for (int k = 0; k < (HasDbeta(p.kind) ? 2 : 1); ++k) {
-        float* from = span + k * N;
+        const float* from = span + k * N;
         float* to = dgamma + k * N;
-        for (int64_t j = 0; j < tile.N; ++j) to[j] += from[j], from[j] = 0.0f;
+        if (first) std::copy(from, from + tile.N, to);
+        else for (int64_t j = 0; j < tile.N; ++j) to[j] += from[j];
       }
     };
-    if (span) clear(span);
-    const int64_t begin = chunk * s.chunk_rows;
     float* scratch = s.packed ? reinterpret_cast<float*>(ws + s.scratch_offset + thread * s.scratch_per_thread)
                               : nullptr;
     const int64_t end = std::min(M, begin + s.chunk_rows);
@@ -371,19 +365,26 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     block.gamma = gamma + j0;
     block.dgamma = span ? span : dgamma;
     block.dbeta = block.dgamma ? block.dgamma + N : nullptr;
-    block.open_dgamma = open;
-    block.open_dbeta = open ? open + N : nullptr;
     const auto ends_group = [&](int64_t row) { return (row + 1 - begin) % kGroupRows == 0 || row + 1 == end; };
     for (int64_t r0 = begin; r0 < end; r0 += block.rows) {
-      const int64_t span_end = span ? std::min(end, r0 + kSpanRows - (r0 - begin) % kSpanRows) : end;
+      const int64_t span_begin = span ? r0 - (r0 - begin) % kSpanRows : begin;
+      const int64_t span_end = span ? std::min(end, span_begin + kSpanRows) : end;
       block.rows = static_cast<int>(std::min<int64_t>(s.block_rows, span_end - r0));
+      // The first group of the sums that groups join (the chunk's, or a
+      // span's) is summed straight into them, as a group left open: nothing
+      // cleared first, nothing read back at its end (the same bits: a sum
+      // from +0 is never -0, so +0 plus it is itself). Its blocks end with it.
+      const bool first_group = want_acc && r0 - span_begin < kGroupRows;
+      if (first_group) block.rows = static_cast<int>(std::min<int64_t>(block.rows, span_begin + kGroupRows - r0));
       // Rows swept alone are summed in pass 1 as one group at most.
       if (s.sweep_rows && ends_group(r0)) block.rows = 1;
       block.resume = (r0 - begin) % kGroupRows != 0;
       block.group_ends = 0;
-      for (int r = 0; r < block.rows; ++r) {
+      for (int r = 0; r < block.rows && !first_group; ++r) {
         if (ends_group(r0 + r)) block.group_ends |= 1u << r;
       }
+      block.open_dgamma = first_group ? block.dgamma : open;
+      block.open_dbeta = first_group ? block.dbeta : open ? open + N : nullptr;
       for (int r = 0; r < block.rows; ++r) {
         const int64_t row = r0 + r;
         block.mean[r] = RowStatValue(p.mean, row);
@@ -413,7 +414,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
         block.next_dy[r] = prefetch && next < M ? RowPointer(p.dy, next) + x_skip : nullptr;
       }
       NormBlockKernel(tile, block);
-      if (span && r0 + block.rows == span_end) close_span();
+      if (span && r0 + block.rows == span_end) close_span(span_begin == begin);
       if (s.packed) {
         for (int r = 0; r < block.rows; ++r) {
           const int64_t row = r0 + r;
