@@ -133,7 +133,9 @@ std::vector<int64_t> RandomShape(std::mt19937_64& rng, int rank, int64_t max_ele
 
 Status PlanAndRun(const Status& planned, const Plan& plan) {
   if (!planned.ok()) return planned;
-  std::vector<unsigned char> workspace(plan.workspace_bytes() + 1);
+  // All bits set (NaN as float32): a kernel that reads a workspace value it
+  // did not write first shows in its outputs.
+  std::vector<unsigned char> workspace(plan.workspace_bytes() + 1, 0xFF);
   return Run(plan, workspace.data(), plan.workspace_bytes());
 }
 

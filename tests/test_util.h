@@ -75,7 +75,7 @@ inline int64_t Numel(const std::vector<int64_t>& shape) {
   return n;
 }
 
-// Plans and runs with a fresh workspace; the plan's status if it failed.
+// Plans and runs with a fresh workspace of all bits set; the plan's status if it failed.
 Status PlanAndRun(const Status& planned, const Plan& plan);
 
 // Allows or forbids the CPU's bfloat16 conversion instructions
