@@ -68,6 +68,7 @@ def main():
     parser.add_argument("--out", default=os.path.join(ROOT, "docs"))
     parser.add_argument("--tag", default="", help="a name for this machine in the files' names (e.g. avx2)")
     args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)  # before the runs: a missing folder would lose them at the end
     threads_all = os.cpu_count() or 1
     quick = ["--quick"] if args.quick else []
     memory = (["--huge-pages"] if args.huge_pages else []) + (["--staggered"] if args.staggered else [])
