@@ -269,7 +269,8 @@ TEST(Determinism, SameBitsForEveryArrangement) {
 // row's pass 1 (cpu/norm.h): the same bits for every norm operator, dtype and
 // output mask, with row tails, groups of the dgamma/dbeta sums that span
 // blocks and chunks of every length (2049 rows: chunks of 129 where there are
-// dgamma/dbeta partials, of 33 where there are none; odd lengths).
+// dgamma/dbeta partials, of 33 where there are none; odd lengths), and rows
+// wide enough to be fused alone (19x32771), whose pairs carry terms.
 TEST(Determinism, EverySweepGivesTheSameBits) {
   const auto run_all = [](DType dtype, int64_t M, int64_t N) {
     std::mt19937_64 rng(45);
@@ -300,7 +301,7 @@ TEST(Determinism, EverySweepGivesTheSameBits) {
     return Concat({&dx, &dg, &db, &dx_only, &dg_only, &rms_dx, &rms_dg, &grad_dx, &res});
   };
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    const std::vector<std::pair<int64_t, int64_t>> shapes{{45, 1}, {301, 77}, {70, 1030}, {13, 4100}, {2049, 5}};
+    const std::vector<std::pair<int64_t, int64_t>> shapes{{45, 1}, {301, 77}, {70, 1030}, {13, 4100}, {2049, 5}, {19, 32771}};
     for (const auto& [M, N] : shapes) {
       SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + std::to_string(M) + "x" + std::to_string(N));
       const cpu::NormSweep before = cpu::SetNormSweep(cpu::NormSweep::kRows);

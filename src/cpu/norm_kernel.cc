@@ -390,7 +390,8 @@ struct EveryOtherStep {
   Summer summer;
   bool now = false;
   int64_t column = 0;
-  HWY_INLINE void Step(int64_t) {
+  template <class Carried>
+  HWY_INLINE void Step(int64_t, const Carried&) {
     if (now) {
       summer.Step(column);
       column += 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
@@ -447,7 +448,10 @@ constexpr int64_t kFusedPairBytes = 128 << 10;
 // core reads the next rows while it works on these and no pass waits on
 // memory alone. Each unit adds its dgamma/dbeta terms in its pass 1
 // (RowSummer; two rows of one group of sums load and store the partials once
-// for both, adding their terms in row order); the last unit's pass 2
+// for both, adding their terms in row order), but for rows alone, which go
+// by pairs of one group through the partials all the same: the first of a
+// pair adds its terms from its pass 2, beside the second's pass 1 (kCarry),
+// so that no more rows are in the cache at once; the last unit's pass 2
 // prefetches the row after each of its rows (next_x), so the block after it
 // starts from the cache. The same bits as the other sweeps: each row's sums
 // take the same steps in the same chains, the partials the same terms in the
@@ -460,20 +464,29 @@ void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
   const bool pairs = acc && n * 2 * static_cast<int64_t>(sizeof(T)) <= kFusedPairBytes;
   RowSums sums[2];
   int prev = 0, prev_rows = 0;  // the unit whose pass 2 comes next: rows [prev, prev + prev_rows)
+  bool carry = false;           // the next row's pass 1 adds the terms of the row before it
   // Pass 1 of rows [r, r + kRows), beside pass 2 of the unit before it
-  // where that unit has as many rows (prev_rows: kRows, or 0).
-  const auto sum_unit = [&](int r, auto two) HWY_ATTR {
+  // where that unit has as many rows (prev_rows: kRows, or 0); kCarry, with
+  // the terms of that unit's row.
+  const auto sum_unit = [&](int r, auto two, auto carried) HWY_ATTR {
     constexpr int kRows = decltype(two)::value ? 2 : 1;
-    WithRowPlace(block, r, r + kRows - 1, acc, [&](auto has_acc, auto resume, auto close) HWY_ATTR {
+    constexpr bool kCarry = decltype(carried)::value;
+    // (Rows alone: the next row's pass 1 comes beside this row's pass 2.)
+    const bool defer = !pairs && !kCarry && acc && r + 1 < block.rows && !(block.group_ends >> r & 1u);
+    carry = defer;
+    WithRowPlace(block, kCarry ? r - 1 : r, r + kRows - 1, acc && !defer,
+                 [&](auto has_acc, auto resume, auto close) HWY_ATTR {
       constexpr bool kAcc = decltype(has_acc)::value && PartialsInPass1(kKind);
       constexpr bool kClose = decltype(close)::value;
-      if constexpr (kRows == 1 || kAcc) {  // (pairs always have terms)
-        using Summer = RowSummer<kKind, T, kRows, kAcc, decltype(resume)::value, kClose>;
+      if constexpr ((kRows == 1 || kAcc) && (kAcc || !kCarry)) {  // (pairs and carries always have terms)
+        using Summer = RowSummer<kKind, T, kRows, kAcc, decltype(resume)::value, kClose, kCarry>;
         Summer summer(block, r, n, kAcc ? PartialsOf<kClose>(block) : RowPartials());
         const int64_t end = summer.StepsEnd();
         if (prev_rows == 0) {  // the block's first unit, or one after a unit of the other size
           const int64_t step = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
-          for (int64_t j = 0; j < end; j += step) summer.Step(j);
+          if constexpr (!kCarry) {  // (a carried row's pass 2 is always beside)
+            for (int64_t j = 0; j < end; j += step) summer.Step(j);
+          }
         }
         // (Each pass 2 called once where it goes, not in a loop: the
         // compiler then keeps the summer's sums in registers through it.)
@@ -507,10 +520,12 @@ void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
   for (int r = 0; r < block.rows;) {
     const bool two = pairs && r + 1 < block.rows && !(block.group_ends >> r & 1u);
     if (prev_rows != (two ? 2 : 1)) sweep_unit();  // (units of one size beside each other)
+    const bool carried = carry;
     if constexpr (PartialsInPass1(kKind)) {
-      if (two) sum_unit(r, std::true_type());
+      if (two) sum_unit(r, std::true_type(), std::false_type());
+      else if (carried) sum_unit(r, std::false_type(), std::true_type());
     }
-    if (!two) sum_unit(r, std::false_type());
+    if (!two && !carried) sum_unit(r, std::false_type(), std::false_type());
     r += two ? 2 : 1;
   }
   sweep_unit();

@@ -94,6 +94,13 @@ HWY_INLINE RowSums ReduceSums(DF df, const SumChains<hn::Vec<DF>>& s) {
   return sums;
 }
 
+// A row's dgamma/dbeta terms at a step of 2 * Lanes columns, as its pass 2
+// has them: dy and x_hat of the step's two vectors (RowSummer's kCarry).
+template <class V>
+struct StepTerms {
+  V dy0, xh0, dy1, xh1;
+};
+
 // Where pass 1 puts its rows' dgamma/dbeta terms (kAcc): they join the sums
 // of their group so far (kResume: open_*; else from zero), and at the
 // group's last row (kClose) the chunk's.
@@ -180,13 +187,21 @@ HWY_INLINE void PrefetchColumns(const void* row, int64_t c, int64_t bytes) {
 // kFoldSteps values: a float32 row of 65536 columns on AVX2 chained 4096
 // per lane, and its dx error (3.4e-7) was above oneDNN's (3.0e-7;
 // docs/performance.md, attempt 83).
-template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
+//
+// kCarry (one row r, with kAcc): row r - 1's terms come first, as its pass
+// 2 has them beside each step (Step(j, terms); its last columns from its x
+// and dy in Tail), so that one load and store of the partials takes both
+// rows' terms, in row order: the same bits as row after row.
+template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false,
+          bool kCarry = false>
 class RowSummer {
   static_assert(kRows == 1 || kRows == 2, "one row or two");
+  static_assert(!kCarry || (kRows == 1 && kAcc), "a row's terms are carried to one row's pass 1 with terms");
   using K = Terms<kKind>;
   using DF = hn::ScalableTag<float>;
   using V = hn::Vec<DF>;
   static constexpr int kLast = kRows - 1;
+  static constexpr int kBefore = kCarry ? -1 : 0;  // the carried row, relative to r
 
  public:
   HWY_INLINE RowSummer(const NormBlock& block, int r, int64_t n, const RowPartials& out)
@@ -200,6 +215,10 @@ class RowSummer {
         mean1_(hn::Set(DF(), block.mean[r + kLast])),
         rstd0_(hn::Set(DF(), block.rstd[r])),
         rstd1_(hn::Set(DF(), block.rstd[r + kLast])),
+        x_before_(static_cast<const T*>(block.x[r + kBefore])),
+        dy_before_(static_cast<const T*>(block.dy[r + kBefore])),
+        mean_before_(hn::Set(DF(), block.mean[r + kBefore])),
+        rstd_before_(hn::Set(DF(), block.rstd[r + kBefore])),
         dg_in_(kClose ? out.dg_in : nullptr),  // (else dg_out_: see Partials)
         db_in_(kClose ? out.db_in : nullptr),
         dg_out_(out.dg_out),
@@ -214,8 +233,13 @@ class RowSummer {
   HWY_INLINE int64_t StepsEnd() const { return n_ / (2 * Lanes()) * (2 * Lanes()); }
 
   // Columns [j, j + 2 * Lanes), their lines kRowPrefetchAhead bytes ahead
-  // prefetched where the row is wide enough.
+  // prefetched where the row is wide enough; `carried`, row r - 1's terms
+  // there (kCarry; else unused).
   HWY_INLINE void Step(int64_t j) {
+    const V zero = hn::Zero(DF());
+    Step(j, StepTerms<V>{zero, zero, zero, zero});
+  }
+  HWY_INLINE void Step(int64_t j, const StepTerms<V>& carried) {
     if (j < prefetch_end_) {
       const int64_t ahead = j + kRowPrefetchColumns<T>;
       const int64_t bytes = 2 * Lanes() * static_cast<int64_t>(sizeof(T));
@@ -228,8 +252,8 @@ class RowSummer {
     if constexpr (kRows == 2) LoadStep(df, x1_ + j, xa_1, xb_1), LoadStep(df, dy1_ + j, dya_1, dyb_1);
     else xa_1 = xb_1 = dya_1 = dyb_1 = hn::Zero(df);
     const size_t L = static_cast<size_t>(Lanes());
-    Vector<false, false>(j, xa_0, dya_0, xa_1, dya_1, L);
-    Vector<true, false>(j + Lanes(), xb_0, dyb_0, xb_1, dyb_1, L);
+    Vector<false, false>(j, xa_0, dya_0, xa_1, dya_1, carried.dy0, carried.xh0, L);
+    Vector<true, false>(j + Lanes(), xb_0, dyb_0, xb_1, dyb_1, carried.dy1, carried.xh1, L);
     if ((j / (2 * Lanes()) + 1) % kFoldSteps == 0) {
       Fold(t0_, s0_);
       if constexpr (kRows == 2) Fold(t1_, s1_);
@@ -242,8 +266,13 @@ class RowSummer {
       const size_t left = static_cast<size_t>(std::min<int64_t>(n_ - j, Lanes()));
       const auto load = [&](const T* p) HWY_ATTR { return LoadF32Tail(DF(), p + j, left); };
       const V zero = hn::Zero(DF());
+      V dyc = zero, xhc = zero;
+      if constexpr (kCarry) {
+        const V xc = hn::IfThenElseZero(hn::FirstN(DF(), left), Centered<K::kMean>(load(x_before_), mean_before_));
+        dyc = load(dy_before_), xhc = XHatOfCentered<kKind>(xc, rstd_before_);
+      }
       Vector<false, true>(j, load(x0_), load(dy0_), kRows == 2 ? load(x1_) : zero, kRows == 2 ? load(dy1_) : zero,
-                          left);
+                          dyc, xhc, left);
     }
   }
 
@@ -264,7 +293,7 @@ class RowSummer {
   // stores. The pointers are members that no store can change. Before a
   // group's end the sums so far are read where they are written (dg_in and
   // dg_out are one array: one pointer live in the loop, not two).
-  HWY_INLINE void Partials(int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, size_t left) {
+  HWY_INLINE void Partials(int64_t c, V dy_0, V xc_0, V dy_1, V xc_1, V dy_c, V xh_c, size_t left) {
     const DF df;
     const bool whole = left == static_cast<size_t>(Lanes());
     const auto load = [&](const float* p) HWY_ATTR { return whole ? hn::LoadU(df, p) : LoadF32Tail(df, p, left); };
@@ -274,6 +303,7 @@ class RowSummer {
     const float* db_in = kClose ? db_in_ : db_out_;
     V dg = kResume ? load(dg_in + c) : zero, db = dg;
     if constexpr (K::kDbeta) db = kResume ? load(db_in + c) : zero;
+    if constexpr (kCarry) Accumulate<kKind>(dy_c, xh_c, dg, db);
     Accumulate<kKind>(dy_0, XHatOfCentered<kKind>(xc_0, rstd0_), dg, db);
     if constexpr (kRows == 2) Accumulate<kKind>(dy_1, XHatOfCentered<kKind>(xc_1, rstd1_), dg, db);
     if constexpr (kClose) {
@@ -286,9 +316,10 @@ class RowSummer {
 
   // The vector at column c of each row, x and dy (its last `left` columns:
   // kTail; lanes past the row end are 0 and must add nothing, even when
-  // mean is not finite), into the odd chains (kOdd) or the even.
+  // mean is not finite), into the odd chains (kOdd) or the even; dy_c and
+  // xh_c, the carried row's terms there (kCarry).
   template <bool kOdd, bool kTail>
-  HWY_INLINE void Vector(int64_t c, V x_0, V dy_0, V x_1, V dy_1, size_t left) {
+  HWY_INLINE void Vector(int64_t c, V x_0, V dy_0, V x_1, V dy_1, V dy_c, V xh_c, size_t left) {
     const DF df;
     const V gm = kTail ? LoadF32Tail(df, gamma_ + c, left) : hn::LoadU(df, gamma_ + c);
     const auto row = [&](V x, V dy, V mean, SumChains<V>& s) HWY_ATTR {
@@ -300,13 +331,15 @@ class RowSummer {
     const V xc_0 = row(x_0, dy_0, mean0_, s0_);
     V xc_1 = x_1;
     if constexpr (kRows == 2) xc_1 = row(x_1, dy_1, mean1_, s1_);
-    if constexpr (kAcc) Partials(c, dy_0, xc_0, dy_1, xc_1, left);
+    if constexpr (kAcc) Partials(c, dy_0, xc_0, dy_1, xc_1, dy_c, xh_c, left);
   }
 
   int64_t n_;
   const T *x0_, *dy0_, *x1_, *dy1_;
   const float* gamma_;
   V mean0_, mean1_, rstd0_, rstd1_;
+  const T *x_before_, *dy_before_;  // the carried row (kCarry)
+  V mean_before_, rstd_before_;
   const float *dg_in_, *db_in_;
   float *dg_out_, *db_out_;
   int64_t prefetch_end_;

@@ -54,7 +54,8 @@ HWY_INLINE auto EncodeOutputs(DF df, hn::Vec<DF> a, hn::Vec<DF> b, bool native) 
 
 // Nothing beside a step of pass 2 (SweepRow's `beside`).
 struct NothingBeside {
-  HWY_INLINE void Step(int64_t) const {}
+  template <class Carried>
+  HWY_INLINE void Step(int64_t, const Carried&) const {}
 };
 
 // A row's outputs of a step of pass 2 (kPer vectors per store, above).
@@ -143,7 +144,7 @@ HWY_INLINE Beside RowSteps(SweptRow<T> row, const float* gamma, RowPartials part
       dx0 = Dx<kKind>(dy0, hn::LoadU(df, gamma + j), xh0, t);
       dx1 = Dx<kKind>(dy1, hn::LoadU(df, gamma + j + L), xh1, t);
     }
-    near.Step(j);
+    near.Step(j, StepTerms<V>{dy0, xh0, dy1, xh1});
     if constexpr (kAcc) {
       hn::StoreU(dg0, df, partials.dg_out + j), hn::StoreU(dg1, df, partials.dg_out + j + L);
       if constexpr (K::kDbeta) hn::StoreU(db0, df, partials.db_out + j), hn::StoreU(db1, df, partials.db_out + j + L);
@@ -169,8 +170,9 @@ HWY_INLINE Beside RowSteps(SweptRow<T> row, const float* gamma, RowPartials part
 // that row's pass 1 then reads from cache. j is a multiple of 2 * Lanes
 // where rows are in split order (kSplitRows).
 //
-// Beside each step at column j, beside.Step(j): the fused sweep takes a
-// step of the next rows' pass 1 there (FusedBlock). The loop holds a
+// Beside each step at column j, beside.Step(j, terms): the fused sweep
+// takes a step of the next rows' pass 1 there (FusedBlock), which may add
+// this row's dgamma/dbeta terms (`terms`, StepTerms) with its own. The loop holds a
 // copy of `beside` in registers and leaves it in `beside` after it. Inlined
 // where it is called, so that the copy is registers and not memory: where
 // the compiler called it instead, LayerNormGrad float32 16384x1024 ran 14%
