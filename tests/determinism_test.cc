@@ -301,7 +301,8 @@ TEST(Determinism, EverySweepGivesTheSameBits) {
     return Concat({&dx, &dg, &db, &dx_only, &dg_only, &rms_dx, &rms_dg, &grad_dx, &res});
   };
   for (DType dtype : {DType::kFloat32, DType::kFloat16, DType::kBFloat16}) {
-    const std::vector<std::pair<int64_t, int64_t>> shapes{{45, 1}, {301, 77}, {70, 1030}, {13, 4100}, {2049, 5}, {19, 32771}};
+    const std::vector<std::pair<int64_t, int64_t>> shapes{{45, 1},     {301, 77}, {70, 1030},
+                                                          {13, 4100}, {2049, 5}, {19, 32771}};
     for (const auto& [M, N] : shapes) {
       SCOPED_TRACE(std::string(DTypeName(dtype)) + " " + std::to_string(M) + "x" + std::to_string(N));
       const cpu::NormSweep before = cpu::SetNormSweep(cpu::NormSweep::kRows);

@@ -464,21 +464,17 @@ void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
   const bool pairs = acc && n * 2 * static_cast<int64_t>(sizeof(T)) <= kFusedPairBytes;
   RowSums sums[2];
   int prev = 0, prev_rows = 0;  // the unit whose pass 2 comes next: rows [prev, prev + prev_rows)
-  bool carry = false;           // the next row's pass 1 adds the terms of the row before it
+  bool carry = false;           // the last row summed leaves its terms to the next row (rows alone)
   // Pass 1 of rows [r, r + kRows), beside pass 2 of the unit before it
-  // where that unit has as many rows (prev_rows: kRows, or 0); kCarry, with
-  // the terms of that unit's row.
-  const auto sum_unit = [&](int r, auto two, auto carried) HWY_ATTR {
+  // where that unit has as many rows (prev_rows: kRows, or 0), adding their
+  // terms where `terms`; kCarry, with the terms of that unit's row first.
+  const auto sum_unit = [&](int r, bool terms, auto two, auto carried) HWY_ATTR {
     constexpr int kRows = decltype(two)::value ? 2 : 1;
     constexpr bool kCarry = decltype(carried)::value;
-    // (Rows alone: the next row's pass 1 comes beside this row's pass 2.)
-    const bool defer = !pairs && !kCarry && acc && r + 1 < block.rows && !(block.group_ends >> r & 1u);
-    carry = defer;
-    WithRowPlace(block, kCarry ? r - 1 : r, r + kRows - 1, acc && !defer,
-                 [&](auto has_acc, auto resume, auto close) HWY_ATTR {
+    WithRowPlace(block, kCarry ? r - 1 : r, r + kRows - 1, terms, [&](auto has_acc, auto resume, auto close) HWY_ATTR {
       constexpr bool kAcc = decltype(has_acc)::value && PartialsInPass1(kKind);
       constexpr bool kClose = decltype(close)::value;
-      if constexpr ((kRows == 1 || kAcc) && (kAcc || !kCarry)) {  // (pairs and carries always have terms)
+      if constexpr (kAcc || (kRows == 1 && !kCarry)) {  // (pairs and carries always have terms)
         using Summer = RowSummer<kKind, T, kRows, kAcc, decltype(resume)::value, kClose, kCarry>;
         Summer summer(block, r, n, kAcc ? PartialsOf<kClose>(block) : RowPartials());
         const int64_t end = summer.StepsEnd();
@@ -520,12 +516,16 @@ void FusedBlock(const NormKernelParams& p, const NormBlock& block) {
   for (int r = 0; r < block.rows;) {
     const bool two = pairs && r + 1 < block.rows && !(block.group_ends >> r & 1u);
     if (prev_rows != (two ? 2 : 1)) sweep_unit();  // (units of one size beside each other)
+    // A row alone leaves its terms to the next row of its group (its pass 2
+    // is beside that row's pass 1), unless it takes the row before's.
     const bool carried = carry;
+    carry = !pairs && !carried && acc && r + 1 < block.rows && !(block.group_ends >> r & 1u);
+    const bool terms = acc && !carry;
     if constexpr (PartialsInPass1(kKind)) {
-      if (two) sum_unit(r, std::true_type(), std::false_type());
-      else if (carried) sum_unit(r, std::false_type(), std::true_type());
+      if (two) sum_unit(r, terms, std::true_type(), std::false_type());
+      else if (carried) sum_unit(r, terms, std::false_type(), std::true_type());
     }
-    if (!two && !carried) sum_unit(r, std::false_type(), std::false_type());
+    if (!two && !carried) sum_unit(r, terms, std::false_type(), std::false_type());
     r += two ? 2 : 1;
   }
   sweep_unit();
