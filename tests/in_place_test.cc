@@ -4,6 +4,7 @@
 // enough to be stored non-temporally. The suites' names put these tests in
 // the runs with each norm sweep forced (tests/CMakeLists.txt).
 #include <cstring>
+#include <memory>
 
 #include "test_util.h"
 
@@ -120,6 +121,95 @@ TEST(LayerNormGrad, InPlace) {
       run(dy1, x1, dy1.view(), x1.view());
       EXPECT_TRUE(SameBytes(dy1, dx0)) << "dx over dy";
       EXPECT_TRUE(SameBytes(x1, res0)) << "res_for_gamma over x";
+    }
+  }
+}
+
+// dgamma and dbeta (float32, [N]) in place of an input of the same view:
+// gamma, or x and dy where there is one row (shape [N]), dx separate. Where one chunk of
+// rows sums straight into the outputs (cpu/norm_driver.cc, SumsInOutputs),
+// an output over x or dy must take the partials instead, and one over gamma
+// may not (gamma is read from its copy): each case gives the bits of
+// separate outputs, with one row, a few, and a whole chunk of 32.
+const std::vector<std::vector<int64_t>> kGradientShapes = {{77}, {4100}, {5, 77}, {32, 4100}};
+
+// Three sets of operands with equal contents: 0 separate outputs, 1 dgamma
+// over gamma, 2 (one row) dgamma over x and dbeta over dy.
+struct GradientCases {
+  using Shape = std::vector<int64_t>;
+  std::vector<std::unique_ptr<Tensor>> dy, x, gamma, dx, dg, db;
+  GradientCases(const std::vector<int64_t>& shape, uint64_t seed) {
+    const int64_t N = shape.back();
+    for (int c = 0; c < 3; ++c) {
+      for (auto* set : {&dy, &x, &dx}) set->push_back(std::make_unique<Tensor>(DType::kFloat32, shape));
+      for (auto* set : {&gamma, &dg, &db}) set->push_back(std::make_unique<Tensor>(DType::kFloat32, Shape{N}));
+    }
+    FillSame(seed, {dy[0].get(), dy[1].get(), dy[2].get()}, -2, 2);
+    FillSame(seed + 1, {x[0].get(), x[1].get(), x[2].get()}, -2, 2);
+    FillSame(seed + 2, {gamma[0].get(), gamma[1].get(), gamma[2].get()}, -2, 2);
+  }
+  bool one_row() const { return dy[0]->view().rank == 1; }
+  // Case c's dgamma and dbeta views, and where each is found after the run.
+  const TensorView& dgamma(int c) const { return c == 1 ? gamma[1]->view() : c == 2 ? x[2]->view() : dg[c]->view(); }
+  const TensorView& dbeta(int c) const { return c == 2 ? dy[2]->view() : db[c]->view(); }
+  const Tensor& dgamma_tensor(int c) const { return c == 1 ? *gamma[1] : c == 2 ? *x[2] : *dg[c]; }
+  const Tensor& dbeta_tensor(int c) const { return c == 2 ? *dy[2] : *db[c]; }
+};
+
+TEST(LayerNormBackward, GradientsInPlace) {
+  for (const auto& shape : kGradientShapes) {
+    const int64_t M = shape.size() == 1 ? 1 : shape[0];
+    SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(shape.back()));
+    Tensor mean(DType::kFloat32, {M}), rstd(DType::kFloat32, {M});
+    std::mt19937_64 rng(90);
+    mean.FillRandom(rng, -2, 2);
+    rstd.FillRandom(rng, 0.5f, 2);
+    GradientCases t(shape, 91);
+    for (int c = 0; c < (t.one_row() ? 3 : 2); ++c) {
+      LayerNormBackwardArgs a;
+      a.dy = t.dy[c]->view(); a.x = t.x[c]->view(); a.mean = mean.view(); a.rstd = rstd.view();
+      a.gamma = &t.gamma[c]->view();
+      a.dx = t.dx[c]->view(); a.dgamma = t.dgamma(c); a.dbeta = t.dbeta(c);
+      Plan plan;
+      EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
+      if (c == 0) continue;
+      EXPECT_TRUE(SameBytes(*t.dx[c], *t.dx[0])) << "dx, case " << c;
+      EXPECT_TRUE(SameBytes(t.dgamma_tensor(c), *t.dg[0]) && SameBytes(t.dbeta_tensor(c), *t.db[0])) << "case " << c;
+    }
+  }
+}
+
+TEST(RmsNormBackward, GradientsInPlace) {
+  for (const auto& shape : kGradientShapes) {
+    const int64_t M = shape.size() == 1 ? 1 : shape[0];
+    SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(shape.back()));
+    Tensor rstd(DType::kFloat32, {M});
+    std::mt19937_64 rng(92);
+    rstd.FillRandom(rng, 0.5f, 2);
+    GradientCases t(shape, 93);
+    for (int c = 0; c < (t.one_row() ? 3 : 2); ++c) {
+      RmsNormBackwardArgs a;
+      a.dy = t.dy[c]->view(); a.x = t.x[c]->view(); a.rstd = rstd.view(); a.gamma = t.gamma[c]->view();
+      a.dx = t.dx[c]->view(); a.dgamma = t.dgamma(c);
+      Plan plan;
+      EXPECT_TRUE(PlanAndRun(PlanRmsNormBackward(a, &plan), plan).ok());
+      if (c == 0) continue;
+      EXPECT_TRUE(SameBytes(*t.dx[c], *t.dx[0])) << "dx, case " << c;
+      EXPECT_TRUE(SameBytes(t.dgamma_tensor(c), *t.dg[0])) << "case " << c;
+    }
+  }
+}
+
+TEST(LayerNormGradBeta, GradientsInPlace) {
+  for (const auto& shape : kGradientShapes) {
+    SCOPED_TRACE(std::to_string(shape.size() == 1 ? 1 : shape[0]) + "x" + std::to_string(shape.back()));
+    GradientCases t(shape, 94);  // x: res_for_gamma
+    for (int c = 0; c < (t.one_row() ? 3 : 2); ++c) {  // (no gamma read: case 1 is separate outputs too)
+      LayerNormGradBetaArgs a;
+      a.res_for_gamma = t.x[c]->view(); a.dy = t.dy[c]->view(); a.dgamma = t.dgamma(c); a.dbeta = t.dbeta(c);
+      Plan plan;
+      EXPECT_TRUE(PlanAndRun(PlanLayerNormGradBeta(a, &plan), plan).ok());
+      if (c > 0) EXPECT_TRUE(SameBytes(t.dgamma_tensor(c), *t.dg[0]) && SameBytes(t.dbeta_tensor(c), *t.db[0]));
     }
   }
 }
