@@ -125,35 +125,46 @@ TEST(LayerNormGrad, InPlace) {
   }
 }
 
-// dgamma and dbeta (float32, [N]) in place of an input of the same view:
-// gamma, or x and dy where there is one row (shape [N]), dx separate. Where one chunk of
-// rows sums straight into the outputs (cpu/norm_driver.cc, SumsInOutputs),
-// an output over x or dy must take the partials instead, and one over gamma
-// may not (gamma is read from its copy): each case gives the bits of
-// separate outputs, with one row, a few, and a whole chunk of 32.
+// The outputs in place of a float32 input of the same view: dgamma over
+// gamma; where there is one row (shape [N]), dgamma over x and dbeta over
+// dy, or dx over gamma. Where one chunk of rows sums straight into the
+// outputs (cpu/norm_driver.cc, SumsInOutputs) an output over x or dy must
+// take the partials instead, and where the kernels read the caller's gamma
+// (CopyGamma) an output over it must make them read a copy: each case gives
+// the bits of separate outputs, with one row, a few, and a chunk of 32.
 const std::vector<std::vector<int64_t>> kGradientShapes = {{77}, {4100}, {5, 77}, {32, 4100}};
 
-// Three sets of operands with equal contents: 0 separate outputs, 1 dgamma
-// over gamma, 2 (one row) dgamma over x and dbeta over dy.
+// Four sets of operands with equal contents, one per case: 0 separate
+// outputs, 1 dgamma over gamma, 2 dgamma over x and dbeta over dy, 3 dx
+// over gamma (2 and 3: one row only).
 struct GradientCases {
   using Shape = std::vector<int64_t>;
   std::vector<std::unique_ptr<Tensor>> dy, x, gamma, dx, dg, db;
-  GradientCases(const std::vector<int64_t>& shape, uint64_t seed) {
-    const int64_t N = shape.back();
-    for (int c = 0; c < 3; ++c) {
+  GradientCases(const Shape& shape, uint64_t seed) {
+    for (int c = 0; c < 4; ++c) {
       for (auto* set : {&dy, &x, &dx}) set->push_back(std::make_unique<Tensor>(DType::kFloat32, shape));
-      for (auto* set : {&gamma, &dg, &db}) set->push_back(std::make_unique<Tensor>(DType::kFloat32, Shape{N}));
+      for (auto* set : {&gamma, &dg, &db}) {
+        set->push_back(std::make_unique<Tensor>(DType::kFloat32, Shape{shape.back()}));
+      }
     }
-    FillSame(seed, {dy[0].get(), dy[1].get(), dy[2].get()}, -2, 2);
-    FillSame(seed + 1, {x[0].get(), x[1].get(), x[2].get()}, -2, 2);
-    FillSame(seed + 2, {gamma[0].get(), gamma[1].get(), gamma[2].get()}, -2, 2);
+    uint64_t stream = seed;
+    for (auto* set : {&dy, &x, &gamma}) {
+      auto& t = *set;
+      FillSame(stream++, {t[0].get(), t[1].get(), t[2].get(), t[3].get()}, -2, 2);
+    }
   }
-  bool one_row() const { return dy[0]->view().rank == 1; }
-  // Case c's dgamma and dbeta views, and where each is found after the run.
-  const TensorView& dgamma(int c) const { return c == 1 ? gamma[1]->view() : c == 2 ? x[2]->view() : dg[c]->view(); }
-  const TensorView& dbeta(int c) const { return c == 2 ? dy[2]->view() : db[c]->view(); }
-  const Tensor& dgamma_tensor(int c) const { return c == 1 ? *gamma[1] : c == 2 ? *x[2] : *dg[c]; }
-  const Tensor& dbeta_tensor(int c) const { return c == 2 ? *dy[2] : *db[c]; }
+  int cases() const { return dy[0]->view().rank == 1 ? 4 : 2; }
+  // Case c's outputs: where each is written.
+  Tensor& dx_of(int c) { return c == 3 ? *gamma[3] : *dx[c]; }
+  Tensor& dgamma_of(int c) { return c == 1 ? *gamma[1] : c == 2 ? *x[2] : *dg[c]; }
+  Tensor& dbeta_of(int c) { return c == 2 ? *dy[2] : *db[c]; }
+  // The outputs of case c against case 0's, bit for bit.
+  ::testing::AssertionResult Same(int c, bool dx_too, bool dbeta_too) {
+    if (dx_too && !SameBytes(dx_of(c), *dx[0])) return ::testing::AssertionFailure() << "dx, case " << c;
+    if (!SameBytes(dgamma_of(c), *dg[0])) return ::testing::AssertionFailure() << "dgamma, case " << c;
+    if (dbeta_too && !SameBytes(dbeta_of(c), *db[0])) return ::testing::AssertionFailure() << "dbeta, case " << c;
+    return ::testing::AssertionSuccess();
+  }
 };
 
 TEST(LayerNormBackward, GradientsInPlace) {
@@ -165,16 +176,14 @@ TEST(LayerNormBackward, GradientsInPlace) {
     mean.FillRandom(rng, -2, 2);
     rstd.FillRandom(rng, 0.5f, 2);
     GradientCases t(shape, 91);
-    for (int c = 0; c < (t.one_row() ? 3 : 2); ++c) {
+    for (int c = 0; c < t.cases(); ++c) {
       LayerNormBackwardArgs a;
       a.dy = t.dy[c]->view(); a.x = t.x[c]->view(); a.mean = mean.view(); a.rstd = rstd.view();
       a.gamma = &t.gamma[c]->view();
-      a.dx = t.dx[c]->view(); a.dgamma = t.dgamma(c); a.dbeta = t.dbeta(c);
+      a.dx = t.dx_of(c).view(); a.dgamma = t.dgamma_of(c).view(); a.dbeta = t.dbeta_of(c).view();
       Plan plan;
       EXPECT_TRUE(PlanAndRun(PlanLayerNormBackward(a, &plan), plan).ok());
-      if (c == 0) continue;
-      EXPECT_TRUE(SameBytes(*t.dx[c], *t.dx[0])) << "dx, case " << c;
-      EXPECT_TRUE(SameBytes(t.dgamma_tensor(c), *t.dg[0]) && SameBytes(t.dbeta_tensor(c), *t.db[0])) << "case " << c;
+      if (c > 0) EXPECT_TRUE(t.Same(c, true, true));
     }
   }
 }
@@ -187,15 +196,13 @@ TEST(RmsNormBackward, GradientsInPlace) {
     std::mt19937_64 rng(92);
     rstd.FillRandom(rng, 0.5f, 2);
     GradientCases t(shape, 93);
-    for (int c = 0; c < (t.one_row() ? 3 : 2); ++c) {
+    for (int c = 0; c < t.cases(); ++c) {
       RmsNormBackwardArgs a;
       a.dy = t.dy[c]->view(); a.x = t.x[c]->view(); a.rstd = rstd.view(); a.gamma = t.gamma[c]->view();
-      a.dx = t.dx[c]->view(); a.dgamma = t.dgamma(c);
+      a.dx = t.dx_of(c).view(); a.dgamma = t.dgamma_of(c).view();
       Plan plan;
       EXPECT_TRUE(PlanAndRun(PlanRmsNormBackward(a, &plan), plan).ok());
-      if (c == 0) continue;
-      EXPECT_TRUE(SameBytes(*t.dx[c], *t.dx[0])) << "dx, case " << c;
-      EXPECT_TRUE(SameBytes(t.dgamma_tensor(c), *t.dg[0])) << "case " << c;
+      if (c > 0) EXPECT_TRUE(t.Same(c, true, false));
     }
   }
 }
@@ -203,13 +210,14 @@ TEST(RmsNormBackward, GradientsInPlace) {
 TEST(LayerNormGradBeta, GradientsInPlace) {
   for (const auto& shape : kGradientShapes) {
     SCOPED_TRACE(std::to_string(shape.size() == 1 ? 1 : shape[0]) + "x" + std::to_string(shape.back()));
-    GradientCases t(shape, 94);  // x: res_for_gamma
-    for (int c = 0; c < (t.one_row() ? 3 : 2); ++c) {  // (no gamma read: case 1 is separate outputs too)
+    GradientCases t(shape, 94);  // x: res_for_gamma; no gamma read, no dx (cases 1 and 3: separate outputs)
+    for (int c = 0; c < t.cases(); ++c) {
       LayerNormGradBetaArgs a;
-      a.res_for_gamma = t.x[c]->view(); a.dy = t.dy[c]->view(); a.dgamma = t.dgamma(c); a.dbeta = t.dbeta(c);
+      a.res_for_gamma = t.x[c]->view(); a.dy = t.dy[c]->view();
+      a.dgamma = t.dgamma_of(c).view(); a.dbeta = t.dbeta_of(c).view();
       Plan plan;
       EXPECT_TRUE(PlanAndRun(PlanLayerNormGradBeta(a, &plan), plan).ok());
-      if (c > 0) EXPECT_TRUE(SameBytes(t.dgamma_tensor(c), *t.dg[0]) && SameBytes(t.dbeta_tensor(c), *t.db[0]));
+      if (c > 0) EXPECT_TRUE(t.Same(c, false, true));
     }
   }
 }

@@ -90,6 +90,7 @@ struct NormSchedule {
   bool prefetch_next_block = false;  // blocks prefetch the next block's rows (NormBlock::next_x)
   int64_t pair_step = 0;    // columns in split order by steps of this many (NormPairStep), or 0
   bool sums_in_outputs = false;  // the kernels sum dgamma/dbeta into the outputs: no partials, no final pass
+  bool copy_gamma = false;       // the kernels read gamma from a float32 copy in the workspace, not the caller's
   size_t gamma_offset = 0, partial_offset = 0, open_offset = 0, open_per_thread = 0;
   size_t scratch_offset = 0, scratch_per_thread = 0;
   size_t workspace_bytes = 0;

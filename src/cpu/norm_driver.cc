@@ -101,29 +101,45 @@ ByteSpan SpanOf(const void* data, DType dtype, int64_t max_offset) {
   return {first, first + (max_offset + 1) * static_cast<int64_t>(DTypeSize(dtype)) - 1};
 }
 bool Overlap(ByteSpan a, ByteSpan b) { return a.first <= b.last && b.first <= a.last; }
+ByteSpan SpanOf(const MatrixOperand& m) { return SpanOf(m.data, m.dtype, m.rows.max_offset() + m.cols.max_offset()); }
+ByteSpan SpanOf(const VectorOperand& v) { return SpanOf(v.data, v.dtype, v.layout.max_offset()); }
 
 // Whether the kernels can sum dgamma and dbeta straight into the outputs
 // (NormSchedule::sums_in_outputs): one chunk of partials in column order,
 // whose float32 sums are the results' bits (the final pass adds +0 to each,
 // which changes none: a group's sum from +0 is never -0), every sum the kind
 // has wanted into contiguous float32, and neither output sharing a byte with
-// an input the kernels read after writing to it (x, dy, mean, rstd; gamma is
-// read from its copy in the workspace). A LayerNorm backward of 1 x 16384
-// float32 spent a quarter of its time copying the partials to the outputs.
+// an input the kernels read after writing to it (x, dy, mean, rstd; gamma
+// is copied first where an output shares its bytes: CopyGamma). A LayerNorm
+// backward of 1 x 16384 float32 spent a quarter of its time copying the
+// partials to the outputs.
 bool SumsInOutputs(const NormProblem& p, int64_t chunks, int64_t pair_step) {
   if (chunks != 1 || pair_step != 0) return false;
-  std::vector<ByteSpan> inputs = {SpanOf(p.x.data, p.x.dtype, p.x.rows.max_offset() + p.x.cols.max_offset()),
-                                  SpanOf(p.dy.data, p.dy.dtype, p.dy.rows.max_offset() + p.dy.cols.max_offset())};
+  std::vector<ByteSpan> inputs = {SpanOf(p.x), SpanOf(p.dy)};
   for (const RowStat* stat : {&p.mean, &p.rstd}) {
-    const VectorOperand& v = stat->values;
-    if (stat->from_view) inputs.push_back(SpanOf(v.data, v.dtype, v.layout.max_offset()));
+    if (stat->from_view) inputs.push_back(SpanOf(stat->values));
   }
   const auto usable = [&](bool wanted, const VectorOperand& out) {
     if (!wanted || out.dtype != DType::kFloat32 || !out.layout.unit()) return false;
-    const ByteSpan span = SpanOf(out.data, out.dtype, p.N - 1);
+    const ByteSpan span = SpanOf(out);
     return std::none_of(inputs.begin(), inputs.end(), [&](ByteSpan in) { return Overlap(span, in); });
   };
   return usable(p.want_dgamma, p.dgamma) && (!HasDbeta(p.kind) || usable(p.want_dbeta, p.dbeta));
+}
+
+// Whether the kernels read gamma from a float32 copy in the workspace
+// (NormSchedule::copy_gamma), which LoadVector converts, splits or fills
+// with ones, rather than from the caller's: where gamma is absent, not
+// contiguous float32 in column order, or shares a byte with an output (an
+// output may be written over an input of its view: gradops/ops.h). Column
+// sums read no gamma. The copy was 12% of a LayerNorm backward of 1 x 16384
+// float32, one thread.
+bool CopyGamma(const NormProblem& p, int64_t pair_step) {
+  if (p.kind == NormKind::kColumnSums) return false;
+  if (!p.has_gamma || p.gamma.dtype != DType::kFloat32 || !p.gamma.layout.unit() || pair_step != 0) return true;
+  const ByteSpan gamma = SpanOf(p.gamma);
+  return (p.want_dx && Overlap(gamma, SpanOf(p.dx))) || (p.want_res && Overlap(gamma, SpanOf(p.res))) ||
+         (p.want_dgamma && Overlap(gamma, SpanOf(p.dgamma))) || (p.want_dbeta && Overlap(gamma, SpanOf(p.dbeta)));
 }
 
 std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
@@ -309,9 +325,10 @@ NormSchedule ScheduleNorm(const NormProblem& p, int threads) {
 
   const size_t n = static_cast<size_t>(p.N);
   size_t bytes = 0;
-  s.gamma_offset = bytes;
-  bytes += AlignUp(n * sizeof(float));
   s.pair_step = dtype == DType::kBFloat16 ? NormPairStep() : 0;
+  s.copy_gamma = CopyGamma(p, s.pair_step);
+  s.gamma_offset = bytes;
+  if (s.copy_gamma) bytes += AlignUp(n * sizeof(float));
   s.sums_in_outputs = want_acc && SumsInOutputs(p, s.chunks, s.pair_step);
   s.partial_offset = bytes;
   if (want_acc && !s.sums_in_outputs) bytes += AlignUp(static_cast<size_t>(s.chunks) * 2 * n * sizeof(float));
@@ -343,13 +360,17 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
   // rows swept alone +3% to +10%, LayerNormGradBeta bfloat16 +5% to +9%.
   char* ws = static_cast<char*>(workspace);
   ws += (kAlign - reinterpret_cast<uintptr_t>(ws) % kAlign) % kAlign;
-  float* gamma = reinterpret_cast<float*>(ws + s.gamma_offset);
   float* partials = reinterpret_cast<float*>(ws + s.partial_offset);
   // Rows in split order (norm.h, NormPairStep): gamma, the packed rows and
   // the partials in that order too, the outputs put back in column order.
   const int64_t step = s.pair_step;
-  // (Column sums read no gamma.)
-  LoadVector(p.gamma, p.has_gamma, N, p.kind == NormKind::kColumnSums ? 0 : step, gamma);
+  // (Column sums read no gamma: null.)
+  const float* gamma = p.kind == NormKind::kColumnSums ? nullptr : static_cast<const float*>(p.gamma.data);
+  if (s.copy_gamma) {
+    float* copy = reinterpret_cast<float*>(ws + s.gamma_offset);
+    LoadVector(p.gamma, p.has_gamma, N, step, copy);
+    gamma = copy;
+  }
 
   NormKernelParams params;
   params.kind = p.kind;
@@ -409,7 +430,7 @@ void RunNorm(const NormProblem& p, const NormSchedule& s, void* workspace) {
     // One block description per chunk, its per-block fields set anew for
     // each block (the kernel reads the row arrays below `rows` only).
     NormBlock block;
-    block.gamma = gamma + j0;
+    block.gamma = gamma ? gamma + j0 : nullptr;
     block.dgamma = span ? span : dgamma;
     block.dbeta = span ? span + N : dbeta;
     const auto ends_group = [&](int64_t row) { return (row + 1 - begin) % kGroupRows == 0 || row + 1 == end; };
