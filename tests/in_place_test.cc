@@ -5,6 +5,7 @@
 // the runs with each norm sweep forced (tests/CMakeLists.txt).
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "test_util.h"
 
@@ -153,7 +154,9 @@ struct GradientCases {
       FillSame(stream++, {t[0].get(), t[1].get(), t[2].get(), t[3].get()}, -2, 2);
     }
   }
-  int cases() const { return dy[0]->view().rank == 1 ? 4 : 2; }
+  int64_t rows() const { return dy[0]->view().rank == 1 ? 1 : dy[0]->view().shape[0]; }
+  std::string name() const { return std::to_string(rows()) + "x" + std::to_string(gamma[0]->view().shape[0]); }
+  int cases() const { return rows() == 1 ? 4 : 2; }
   // Case c's outputs: where each is written.
   Tensor& dx_of(int c) { return c == 3 ? *gamma[3] : *dx[c]; }
   Tensor& dgamma_of(int c) { return c == 1 ? *gamma[1] : c == 2 ? *x[2] : *dg[c]; }
@@ -169,13 +172,12 @@ struct GradientCases {
 
 TEST(LayerNormBackward, GradientsInPlace) {
   for (const auto& shape : kGradientShapes) {
-    const int64_t M = shape.size() == 1 ? 1 : shape[0];
-    SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(shape.back()));
-    Tensor mean(DType::kFloat32, {M}), rstd(DType::kFloat32, {M});
+    GradientCases t(shape, 91);
+    SCOPED_TRACE(t.name());
+    Tensor mean(DType::kFloat32, {t.rows()}), rstd(DType::kFloat32, {t.rows()});
     std::mt19937_64 rng(90);
     mean.FillRandom(rng, -2, 2);
     rstd.FillRandom(rng, 0.5f, 2);
-    GradientCases t(shape, 91);
     for (int c = 0; c < t.cases(); ++c) {
       LayerNormBackwardArgs a;
       a.dy = t.dy[c]->view(); a.x = t.x[c]->view(); a.mean = mean.view(); a.rstd = rstd.view();
@@ -190,12 +192,11 @@ TEST(LayerNormBackward, GradientsInPlace) {
 
 TEST(RmsNormBackward, GradientsInPlace) {
   for (const auto& shape : kGradientShapes) {
-    const int64_t M = shape.size() == 1 ? 1 : shape[0];
-    SCOPED_TRACE(std::to_string(M) + "x" + std::to_string(shape.back()));
-    Tensor rstd(DType::kFloat32, {M});
+    GradientCases t(shape, 93);
+    SCOPED_TRACE(t.name());
+    Tensor rstd(DType::kFloat32, {t.rows()});
     std::mt19937_64 rng(92);
     rstd.FillRandom(rng, 0.5f, 2);
-    GradientCases t(shape, 93);
     for (int c = 0; c < t.cases(); ++c) {
       RmsNormBackwardArgs a;
       a.dy = t.dy[c]->view(); a.x = t.x[c]->view(); a.rstd = rstd.view(); a.gamma = t.gamma[c]->view();
@@ -209,8 +210,8 @@ TEST(RmsNormBackward, GradientsInPlace) {
 
 TEST(LayerNormGradBeta, GradientsInPlace) {
   for (const auto& shape : kGradientShapes) {
-    SCOPED_TRACE(std::to_string(shape.size() == 1 ? 1 : shape[0]) + "x" + std::to_string(shape.back()));
     GradientCases t(shape, 94);  // x: res_for_gamma; no gamma read, no dx (cases 1 and 3: separate outputs)
+    SCOPED_TRACE(t.name());
     for (int c = 0; c < t.cases(); ++c) {
       LayerNormGradBetaArgs a;
       a.res_for_gamma = t.x[c]->view(); a.dy = t.dy[c]->view();

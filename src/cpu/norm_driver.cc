@@ -91,7 +91,7 @@ void LoadVector(const VectorOperand& v, bool present, int64_t n, int64_t step, f
 bool RowsContiguous(const MatrixOperand& m, DType dtype) { return m.dtype == dtype && m.cols.unit(); }
 
 // The bytes from a view's first element to its last (strides are never
-// negative: validate.cc), and whether two such spans share a byte.
+// negative: validate.cc), and whether a span shares a byte with any of others.
 struct ByteSpan {
   const char* first;
   const char* last;
@@ -100,9 +100,11 @@ ByteSpan SpanOf(const void* data, DType dtype, int64_t max_offset) {
   const char* first = static_cast<const char*>(data);
   return {first, first + (max_offset + 1) * static_cast<int64_t>(DTypeSize(dtype)) - 1};
 }
-bool Overlap(ByteSpan a, ByteSpan b) { return a.first <= b.last && b.first <= a.last; }
 ByteSpan SpanOf(const MatrixOperand& m) { return SpanOf(m.data, m.dtype, m.rows.max_offset() + m.cols.max_offset()); }
 ByteSpan SpanOf(const VectorOperand& v) { return SpanOf(v.data, v.dtype, v.layout.max_offset()); }
+bool OverlapsAny(ByteSpan a, const std::vector<ByteSpan>& spans) {
+  return std::any_of(spans.begin(), spans.end(), [&](ByteSpan b) { return a.first <= b.last && b.first <= a.last; });
+}
 
 // Whether the kernels can sum dgamma and dbeta straight into the outputs
 // (NormSchedule::sums_in_outputs): one chunk of partials in column order,
@@ -120,9 +122,7 @@ bool SumsInOutputs(const NormProblem& p, int64_t chunks, int64_t pair_step) {
     if (stat->from_view) inputs.push_back(SpanOf(stat->values));
   }
   const auto usable = [&](bool wanted, const VectorOperand& out) {
-    if (!wanted || out.dtype != DType::kFloat32 || !out.layout.unit()) return false;
-    const ByteSpan span = SpanOf(out);
-    return std::none_of(inputs.begin(), inputs.end(), [&](ByteSpan in) { return Overlap(span, in); });
+    return wanted && out.dtype == DType::kFloat32 && out.layout.unit() && !OverlapsAny(SpanOf(out), inputs);
   };
   return usable(p.want_dgamma, p.dgamma) && (!HasDbeta(p.kind) || usable(p.want_dbeta, p.dbeta));
 }
@@ -137,9 +137,12 @@ bool SumsInOutputs(const NormProblem& p, int64_t chunks, int64_t pair_step) {
 bool CopyGamma(const NormProblem& p, int64_t pair_step) {
   if (p.kind == NormKind::kColumnSums) return false;
   if (!p.has_gamma || p.gamma.dtype != DType::kFloat32 || !p.gamma.layout.unit() || pair_step != 0) return true;
-  const ByteSpan gamma = SpanOf(p.gamma);
-  return (p.want_dx && Overlap(gamma, SpanOf(p.dx))) || (p.want_res && Overlap(gamma, SpanOf(p.res))) ||
-         (p.want_dgamma && Overlap(gamma, SpanOf(p.dgamma))) || (p.want_dbeta && Overlap(gamma, SpanOf(p.dbeta)));
+  std::vector<ByteSpan> outputs;
+  if (p.want_dx) outputs.push_back(SpanOf(p.dx));
+  if (p.want_res) outputs.push_back(SpanOf(p.res));
+  if (p.want_dgamma) outputs.push_back(SpanOf(p.dgamma));
+  if (p.want_dbeta) outputs.push_back(SpanOf(p.dbeta));
+  return OverlapsAny(SpanOf(p.gamma), outputs);
 }
 
 std::atomic<NormSweep> forced_sweep{NormSweep::kTargets};
