@@ -16,7 +16,7 @@ CpuModel ReadCpuModel() {
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
   if (!__builtin_cpu_is("amd") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return CpuModel::kOther;
   const unsigned family = ((eax >> 8) & 0xF) + ((eax >> 20) & 0xFF);  // base + extended
-  return family >= 0x1A ? CpuModel::kZen5 : CpuModel::kOther;
+  return family >= 0x1A ? CpuModel::kZen5 : CpuModel::kAmd;
 #else
   return CpuModel::kOther;
 #endif

@@ -50,10 +50,11 @@ void SiluSlopes(DType dtype, bool divide, float* g);
 
 // Whether computed g takes 1 / (1 + e) by a division (exact) rather than by
 // the x86 reciprocal estimate refined by Newton steps: where division was
-// measured faster (Zen 5, docs/performance.md attempt 67), unless set
-// otherwise. The two give different last bits, so a plan keeps its choice
-// (SiluSchedule::divide) and SiluSlopeTable has a table for each; the
-// setter lets tests check both on one machine. Thread-safe.
+// measured faster (Zen 5 and AVX2 Zen 3, docs/performance.md attempts 67
+// and 112), unless set otherwise. The two give different last bits, so a
+// plan keeps its choice (SiluSchedule::divide) and SiluSlopeTable has a
+// table for each; the setter lets tests check both on one machine.
+// Thread-safe.
 bool SiluDivides();
 void SetSiluDivides(bool divide);
 

@@ -26,18 +26,24 @@ float SiluGradScalar(float dy, float x) {
   return dy * (s * std::fma(y, inv, 1.0f));
 }
 
-// Division against the refined estimate, measured from memory at 2 threads
-// (docs/performance.md, attempt 67): on a Zen 5 division made 16-bit SiLU
-// 9-15% faster (its divider takes a 16-lane division every 1.5 cycles or
-// so); on an AVX2 Zen 3 it made float32 12% slower (attempt 30). Intel and
-// Zen 4 keep the estimate, not measured with division.
+// Division against the refined estimate (docs/performance.md): on a Zen 5
+// division made 16-bit SiLU 9-15% faster from memory at 2 threads (attempt
+// 67; its divider takes a 16-lane division every 1.5 cycles or so); on an
+// AVX2 Zen 3 it made float32 16% faster in cache and 17-21% from memory
+// (attempt 112, against the estimate with the two-step refinement of attempt
+// 81; with one Newton step it had been 12% slower, attempt 30). Intel CPUs
+// (whose AVX-512 divider takes several times longer per vector) and AMD's
+// with AVX-512 before the Zen 5 (the Zen 4: a 14-bit estimate and one step,
+// not measured with division) keep the estimate.
 std::atomic<int> divides{-1};  // -1: this CPU's default
 
 }  // namespace
 
 bool SiluDivides() {
   const int set = divides.load(std::memory_order_relaxed);
-  return set >= 0 ? set != 0 : ThisCpu() == CpuModel::kZen5;
+  if (set >= 0) return set != 0;
+  const CpuModel cpu = ThisCpu();
+  return cpu == CpuModel::kZen5 || (cpu == CpuModel::kAmd && SiluGatherBits() == 256);  // 256: AVX2 at most
 }
 
 void SetSiluDivides(bool divide) { divides.store(divide ? 1 : 0, std::memory_order_relaxed); }
