@@ -234,11 +234,14 @@ class RowSummer {
 
   // Columns [j, j + 2 * Lanes), their lines kRowPrefetchAhead bytes ahead
   // prefetched where the row is wide enough; `carried`, row r - 1's terms
-  // there (kCarry; else unused).
+  // there (kCarry; else unused). kFoldHere: the chains fold after every
+  // kFoldSteps-th step (else Steps does).
+  template <bool kFoldHere = true>
   HWY_INLINE void Step(int64_t j) {
     const V zero = hn::Zero(DF());
-    Step(j, StepTerms<V>{zero, zero, zero, zero});
+    Step<kFoldHere>(j, StepTerms<V>{zero, zero, zero, zero});
   }
+  template <bool kFoldHere = true>
   HWY_INLINE void Step(int64_t j, const StepTerms<V>& carried) {
     if (j < prefetch_end_) {
       const int64_t ahead = j + kRowPrefetchColumns<T>;
@@ -254,10 +257,21 @@ class RowSummer {
     const size_t L = static_cast<size_t>(Lanes());
     Vector<false, false>(j, xa_0, dya_0, xa_1, dya_1, carried.dy0, carried.xh0, L);
     Vector<true, false>(j + Lanes(), xb_0, dyb_0, xb_1, dyb_1, carried.dy1, carried.xh1, L);
-    if ((j / (2 * Lanes()) + 1) % kFoldSteps == 0) {
-      Fold(t0_, s0_);
-      if constexpr (kRows == 2) Fold(t1_, s1_);
+    if constexpr (kFoldHere) {
+      if ((j / (2 * Lanes()) + 1) % kFoldSteps == 0) FoldRows();
     }
+  }
+
+  // The whole steps, kFoldSteps at a time with a fold after each group: the
+  // same bits as Step's fold after each kFoldSteps-th step, without its test
+  // on every step.
+  HWY_INLINE void Steps() {
+    const int64_t end = StepsEnd(), group = kFoldSteps * 2 * Lanes();
+    int64_t j = 0;
+    for (; j + group <= end; FoldRows()) {
+      for (const int64_t group_end = j + group; j < group_end; j += 2 * Lanes()) Step<false>(j);
+    }
+    for (; j < end; j += 2 * Lanes()) Step<false>(j);
   }
 
   // Columns [j, n): the row's last, after its steps.
@@ -274,6 +288,11 @@ class RowSummer {
       Vector<false, true>(j, load(x0_), load(dy0_), kRows == 2 ? load(x1_) : zero, kRows == 2 ? load(dy1_) : zero,
                           dyc, xhc, left);
     }
+  }
+
+  HWY_INLINE void FoldRows() {
+    Fold(t0_, s0_);
+    if constexpr (kRows == 2) Fold(t1_, s1_);
   }
 
   HWY_INLINE void Finish(RowSums* sums) {
@@ -351,9 +370,8 @@ class RowSummer {
 template <NormKind kKind, typename T, int kRows, bool kAcc = false, bool kResume = false, bool kClose = false>
 void SumRows(const NormBlock& block, int r, int64_t n, const RowPartials& out, RowSums* sums) {
   RowSummer<kKind, T, kRows, kAcc, kResume, kClose> summer(block, r, n, out);
-  const int64_t end = summer.StepsEnd();
-  for (int64_t j = 0; j < end; j += 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()))) summer.Step(j);
-  summer.Tail(end);
+  summer.Steps();
+  summer.Tail(summer.StepsEnd());
   summer.Finish(sums);
 }
 
