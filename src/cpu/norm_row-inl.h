@@ -88,8 +88,9 @@ struct SweptRow {
 // A step of SweepRow's loop: columns [j, j + 2 * Lanes) of the row (and
 // near's step beside them), for the row's place in its group of
 // dgamma/dbeta sums: the group's sums so far (kResume; else from zero) take
-// this row's terms, and at the group's last row (kClose) join the chunk's. With kPrefetch, the same bytes of the next
-// row's x and dy from column j are prefetched. Everything it reads comes by
+// this row's terms, and at the group's last row (kClose) join the chunk's.
+// With kPrefetch, the same bytes of the next row's x and dy from column j
+// are prefetched. Everything it reads comes by
 // value: vector stores may alias any memory, so a loop that reads through
 // references (a lambda's captures) reads them again after every store
 // (docs/performance.md, attempt 56: a dozen loads per step and the column
@@ -164,7 +165,8 @@ HWY_INLINE Beside RowSteps(SweptRow<T> row, const float* gamma, RowPartials part
                            RowVectors<hn::Vec<hn::ScalableTag<float>>> t, int64_t j, int64_t end, bool stream,
                            bool native, Beside near) {
   const int64_t step = 2 * static_cast<int64_t>(hn::Lanes(hn::ScalableTag<float>()));
-  // Steps per line (at most: scalable targets' vectors may be shorter).
+  // Steps per line, from the widest vectors (a scalable target's may be
+  // shorter: it then prefetches a line more often than it needs to).
   constexpr int kPerLine = kPrefetch ? static_cast<int>(std::max<size_t>(1, 64 / (HWY_MAX_BYTES / 2 * sizeof(T)))) : 1;
   if constexpr (kPerLine > 1) {
     for (; j + kPerLine * step <= end; j += kPerLine * step) {
